@@ -1,0 +1,1 @@
+"""blis-gen: compiles invariants/ and schemas/ into C++ tables, docs, checklists and Meson registrations."""

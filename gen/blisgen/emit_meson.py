@@ -1,0 +1,24 @@
+"""The Meson registration of every ci check and its known-bad run (read by meson.build at configure time).
+
+One line per ci check, tab-separated: id, check name, suite, meson test name, known-bad path, expected
+text ('-' when none), the real run's input, runner (meson or script), then the command's arguments joined by '|'. Meson 1.0 has no JSON reader;
+this flat form is what its string methods can split.
+"""
+from __future__ import annotations
+
+from .registry import RUNS_SUITE, Record
+
+
+def emit(records: list[Record]) -> str:
+    lines = []
+    for r in records:
+        for c in r.checks:
+            if c.status != "ci":
+                continue
+            for arg in c.command:
+                if "|" in arg or "\t" in arg:
+                    raise ValueError(f"{r.path}: check {c.name}: argument {arg!r} holds '|' or a tab")
+            suite = RUNS_SUITE[c.runs] or "required"
+            lines.append("\t".join([r.id, c.name, suite, c.target, c.known_bad, c.expect or "-",
+                                    c.input, c.runner, "|".join(c.command)]))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,37 @@
+// The blis command.
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/invariants_cmd.h"
+#include "cli/version.h"
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: blis <command> [options]\n"
+    "commands:\n"
+    "  invariants [--json] [--status S] [--family F] [ID]   print the invariant registry\n"
+    "  invariants status                                    counts by family and status; non-zero if a\n"
+    "                                                       record claims ci while a check is missing\n"
+    "  version                                              print the versions this build was made with\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+    std::fputs(kUsage.data(), args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  const std::string_view cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "invariants") return blis::cli::invariants_main(args);
+  if (cmd == "version" || cmd == "--version") {
+    std::fputs(blis::cli::version_text().c_str(), stdout);
+    return 0;
+  }
+  std::fprintf(stderr, "blis: unknown command '%.*s'\n%s", static_cast<int>(cmd.size()), cmd.data(), kUsage.data());
+  return 2;
+}
