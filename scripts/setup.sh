@@ -20,18 +20,16 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The image may ship node and npm outside dpkg; then they are present and not ours to install.
+if command -v npm >/dev/null 2>&1; then
+  filtered=(); for p in "${missing[@]}"; do case $p in nodejs|npm) ;; *) filtered+=("$p");; esac; done
+  missing=("${filtered[@]}")
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   if [ "$(id -u)" -ne 0 ]; then echo "setup: need root to install packages" >&2; exit 1; fi
-  # npm may already be present outside dpkg (the image ships node); do not fight it.
-  if command -v npm >/dev/null 2>&1; then
-    filtered=(); for p in "${missing[@]}"; do case $p in nodejs|npm) ;; *) filtered+=("$p");; esac; done
-    missing=("${filtered[@]}")
-  fi
-  if [ ${#missing[@]} -gt 0 ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 # tree-sitter grammars, pinned in versions.yaml to the ABI Debian's libtree-sitter accepts.
