@@ -108,6 +108,11 @@ std::string build_and_test(const std::string& repo_path, const std::string& comm
   const std::string build = tmpl + "/build";
   fs::create_directories(src);
   GitRepo(repo_path).export_tree(commit, src);
+  // The tree's own set-up, as CI runs it: packages and the fetched sources git does not hold.
+  if (fs::exists(src + "/scripts/setup.sh")) {
+    run_step("scripts/setup.sh", "bash " + shell_quote(src + "/scripts/setup.sh") + " >" +
+                                     shell_quote(tmpl + "/setup-deps.log") + " 2>&1");
+  }
   run_step("meson setup", "meson setup " + shell_quote(build) + " " + shell_quote(src) + " >" +
                               shell_quote(tmpl + "/setup.log") + " 2>&1");
   run_step("build", "meson compile -C " + shell_quote(build) + " >" + shell_quote(tmpl + "/compile.log") + " 2>&1");
