@@ -54,17 +54,10 @@ def main() -> int:
             if text is not None:
                 texts.append((rel, text))
     texts += commit_messages(a.input)
-    bad = 0
-    for where, text in texts:
-        for n, line in enumerate(text.splitlines(), 1):
-            for m in CITE.finditer(line):
-                if m.group(1) not in known:
-                    print(f"{where}:{n}: cites {m.group(1)}, which is not in the invariant registry [cited-ids; X14]")
-                    bad += 1
-    if bad:
-        return 1
-    print(f"cited-ids: every citation in {len(texts)} documents and messages exists")
-    return 0
+    findings = [f"{where}:{n}: cites {m.group(1)}, which is not in the invariant registry [cited-ids; X14]"
+                for where, text in texts for n, line in enumerate(text.splitlines(), 1)
+                for m in CITE.finditer(line) if m.group(1) not in known]
+    return tree.finish(findings, f"cited-ids: every citation in {len(texts)} documents and messages exists")
 
 
 if __name__ == "__main__":

@@ -32,26 +32,11 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("input")
     a = p.parse_args()
-    bad = 0
-    scanned = 0
-    for rel in tree.files(a.input):
-        if not is_test_source(rel) or rel.startswith(DECLARED):
-            continue
-        text = tree.read_text(os.path.join(a.input, rel))
-        if text is None:
-            continue
-        scanned += 1
-        for n, line in enumerate(text.splitlines(), 1):
-            for pat, what in READS:
-                m = pat.search(line)
-                if m:
-                    print(f"{rel}:{n}: reads {what} ('{m.group(0)}') outside a declared suite "
-                          f"({', '.join(DECLARED)}) [declared-inputs; X25]")
-                    bad += 1
-    if bad:
-        return 1
-    print(f"declared-inputs: {scanned} test sources read only declared inputs")
-    return 0
+    scanned, rows = tree.lines(a.input, lambda rel: is_test_source(rel) and not rel.startswith(DECLARED))
+    findings = [f"{rel}:{n}: reads {what} ('{m.group(0)}') outside a declared suite ({', '.join(DECLARED)}) "
+                f"[declared-inputs; X25]"
+                for rel, n, line in rows for pat, what in READS for m in [pat.search(line)] if m]
+    return tree.finish(findings, f"declared-inputs: {scanned} test sources read only declared inputs")
 
 
 if __name__ == "__main__":

@@ -36,3 +36,28 @@ def read_text(path: str) -> str | None:
             return f.read()
     except (UnicodeDecodeError, OSError):
         return None
+
+
+def lines(root: str, keep) -> tuple[int, list[tuple[str, int, str]]]:
+    """(files read, [(path, line number, line)]) for the text files under root that keep(path) accepts."""
+    read = 0
+    out = []
+    for rel in files(root):
+        if not keep(rel):
+            continue
+        text = read_text(os.path.join(root, rel))
+        if text is None:
+            continue
+        read += 1
+        out.extend((rel, n, line) for n, line in enumerate(text.splitlines(), 1))
+    return read, out
+
+
+def finish(findings: list[str], ok_message: str) -> int:
+    """Prints the findings (exit 1) or the one-line all-clear (exit 0): every check ends the same way."""
+    for f in findings:
+        print(f)
+    if findings:
+        return 1
+    print(ok_message)
+    return 0

@@ -67,28 +67,12 @@ def main() -> int:
     a = p.parse_args()
     with open(a.versions, encoding="utf-8") as f:
         pats = patterns(yaml.safe_load(f))
-    bad = 0
-    scanned = 0
-    for rel in tree.files(a.input):
-        if not (rel.endswith(TEXT_ENDINGS) or os.path.basename(rel) in ("meson.build", "run")):
-            continue
-        text = tree.read_text(os.path.join(a.input, rel))
-        if text is None:
-            continue
-        scanned += 1
-        for n, line in enumerate(text.splitlines(), 1):
-            if exempt(rel, line):
-                continue
-            for key, pat in pats:
-                m = pat.search(line)
-                if m:
-                    print(f"{rel}:{n}: '{m.group(0).strip()}' writes the version of {key}, which only "
-                          f"versions.yaml may state [version-literals; X23]")
-                    bad += 1
-    if bad:
-        return 1
-    print(f"version-literals: {scanned} files state no version outside versions.yaml")
-    return 0
+    scanned, rows = tree.lines(
+        a.input, lambda rel: rel.endswith(TEXT_ENDINGS) or os.path.basename(rel) in ("meson.build", "run"))
+    findings = [f"{rel}:{n}: '{m.group(0).strip()}' writes the version of {key}, which only versions.yaml "
+                f"may state [version-literals; X23]"
+                for rel, n, line in rows if not exempt(rel, line) for key, pat in pats for m in [pat.search(line)] if m]
+    return tree.finish(findings, f"version-literals: {scanned} files state no version outside versions.yaml")
 
 
 if __name__ == "__main__":

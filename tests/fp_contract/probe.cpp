@@ -2,16 +2,12 @@
 // separately rounded one is exactly 0. Built with -mfma so the compiler could fuse if it were allowed.
 #include <cstdio>
 
-namespace {
-volatile double a = 1.0 + 0x1p-30;
-volatile double b = 1.0 - 0x1p-30;
-volatile double c = -1.0;
-}  // namespace
+#include "operands.h"
 
 int main() {
-  const double x = a;
-  const double y = b;
-  const double z = c;
+  const double x = fp_probe::a;
+  const double y = fp_probe::b;
+  const double z = fp_probe::c;
   const double r = x * y + z;
   if (r != 0.0) {
     std::printf("fp-probe: a*b+c = %a: the multiply and add were fused [X6]\n", r);

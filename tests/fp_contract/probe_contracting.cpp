@@ -2,22 +2,18 @@
 // It exits 0 when the compiler fused a*b+c (the probe is sensitive on this machine) and 1 when it did not.
 #include <cstdio>
 
-namespace {
-volatile double a = 1.0 + 0x1p-30;
-volatile double b = 1.0 - 0x1p-30;
-volatile double c = -1.0;
-}  // namespace
+#include "operands.h"
 
 int main() {
   if (!__builtin_cpu_supports("fma")) {
     std::printf("fp-probe-contracting: this CPU has no FMA; fusion cannot occur, so sensitivity is moot\n");
     return 0;
   }
-  const double x = a;
-  const double y = b;
-  const double z = c;
+  const double x = fp_probe::a;
+  const double y = fp_probe::b;
+  const double z = fp_probe::c;
   const double r = x * y + z;
-  if (r == -0x1p-60) {
+  if (r == fp_probe::kFused) {
     std::printf("fp-probe-contracting: fused (%a): the probe detects contraction\n", r);
     return 0;
   }
