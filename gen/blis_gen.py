@@ -33,10 +33,12 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="blis-gen", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     for name in ("validate", "refresh", "check-fresh", "emit-cpp", "meson-checks", "list-records",
-                 "emit-versions", "check-toolchain"):
+                 "emit-versions", "check-toolchain", "version"):
         sp = sub.add_parser(name)
         sp.add_argument("--root", required=True, help="the repository root (invariants/, schemas/)")
         sp.add_argument("--exes", help="comma-separated executables the build makes")
+        if name == "version":
+            sp.add_argument("key", help="group.name in versions.yaml, e.g. toolchain.llvm_major")
         if name == "check-toolchain":
             sp.add_argument("--cxx", required=True)
             sp.add_argument("--meson", required=True)
@@ -55,6 +57,14 @@ def main(argv: list[str]) -> int:
     try:
         if a.cmd == "emit-versions":
             write_if_changed(a.output, versions.emit_cpp(root))
+            return 0
+        if a.cmd == "version":
+            group, _, key = a.key.partition(".")
+            value = versions.load_versions(root).get(group, {}).get(key)
+            if value is None or isinstance(value, dict):
+                print(f"versions.yaml: no version {a.key}", file=sys.stderr)
+                return 1
+            print(value)
             return 0
         if a.cmd == "check-toolchain":
             errs = versions.check_toolchain(root, a.cxx, a.meson, a.llvm)

@@ -21,7 +21,7 @@ SEP = r"[\s\-_@:=v>=<~^'\"]{0,6}"
 NAMES = {  # versions.yaml key -> the names a literal of that version follows
     "project.blis": [r"blis", r"version"],
     "toolchain.gxx_major": [r"g\+\+", r"gcc", r"gxx", r"libstdc\+\+"],
-    "toolchain.llvm_major": [r"llvm", r"clang", r"libclang-cpp", r"libclang", r"lib/clang"],
+    "toolchain.llvm_major": [r"llvm", r"llvm-config", r"clang", r"libclang-cpp", r"libclang", r"lib/clang"],
     "toolchain.meson_min": [r"meson", r"meson_version"],
     "dependencies.tree_sitter_python": [r"tree-sitter-python"],
     "dependencies.tree_sitter_cpp": [r"tree-sitter-cpp"],
