@@ -11,6 +11,9 @@ import os
 import shlex
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tree  # noqa: E402
+
 MARK = "fusion intended:"  # a source whose first line says this may turn contraction on, on purpose
 
 
@@ -29,21 +32,14 @@ def main() -> int:
     a = p.parse_args()
     with open(a.compile_commands, encoding="utf-8") as f:
         entries = json.load(f)
-    bad = 0
+    findings = [] if entries else [f"{a.compile_commands}: no compile commands to check [fp-contract-flags; X6]"]
     for e in entries:
         args = e.get("arguments") or shlex.split(e["command"])
         modes = [x.split("=", 1)[1] for x in args if x.startswith("-ffp-contract=")]
         if (not modes or modes[-1] != "off") and not (modes and intended(e)):
             why = "has no -ffp-contract=off" if not modes else f"ends with -ffp-contract={modes[-1]}"
-            print(f"{a.compile_commands}: {e['file']}: compile command {why} [fp-contract-flags; X6]")
-            bad += 1
-    if not entries:
-        print(f"{a.compile_commands}: no compile commands to check [fp-contract-flags; X6]")
-        return 1
-    if bad:
-        return 1
-    print(f"fp-contract-flags: all {len(entries)} compile commands pass -ffp-contract=off")
-    return 0
+            findings.append(f"{a.compile_commands}: {e['file']}: compile command {why} [fp-contract-flags; X6]")
+    return tree.finish(findings, f"fp-contract-flags: all {len(entries)} compile commands pass -ffp-contract=off")
 
 
 if __name__ == "__main__":
