@@ -9,6 +9,44 @@ import dataclasses
 import yaml
 
 
+class Core12Loader(yaml.SafeLoader):
+    """PyYAML reads YAML 1.1 (yes/no are booleans, 1e3 is a string); the C++ readers read YAML 1.2's core
+    schema. This loader resolves plain scalars as the C++ side does, so both agree on every document."""
+
+
+Core12Loader.yaml_implicit_resolvers = {}
+for _tag, _regexp, _first in (
+        ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+        ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+        ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+)$", list("-+0123456789")),
+        ("tag:yaml.org,2002:float",
+         r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+         list("-+.0123456789"))):
+    Core12Loader.add_implicit_resolver(_tag, __import__("re").compile(_regexp), _first)
+
+
+def _construct_float12(loader, node):
+    text = node.value
+    low = text.lower()
+    if low.endswith(".inf"):
+        return float("-inf") if text.startswith("-") else float("inf")
+    if low == ".nan":
+        return float("nan")
+    v = float(text)
+    mantissa = low.split("e")[0]
+    if v in (float("inf"), float("-inf")) or (v == 0.0 and any(c in "123456789" for c in mantissa)):
+        return text  # out of a double's range: kept as text, so a number field refuses it as the C++ reader does
+    return v
+
+
+def _construct_int12(loader, node):
+    return int(node.value)
+
+
+Core12Loader.add_constructor("tag:yaml.org,2002:float", _construct_float12)
+Core12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int12)
+
+
 class GenError(Exception):
     """A user-facing error about an input file, already formatted as file:line:col: message."""
 
@@ -61,9 +99,11 @@ def _convert(path: str, node: yaml.Node, errors: list[str]) -> Value:
         return Value(out, loc, keys)
     if isinstance(node, yaml.SequenceNode):
         return Value([_convert(path, n, errors) for n in node.value], loc)
-    # Scalar: let the safe constructor type it (str, int, bool, null, float).
-    ctor = yaml.constructor.SafeConstructor()
-    return Value(ctor.construct_object(node, deep=True), loc)
+    # Scalar: typed as YAML 1.2's core schema types it (str, int, bool, null, float).
+    return Value(_CTOR.construct_object(node, deep=True), loc)
+
+
+_CTOR = Core12Loader("")
 
 
 def load(path: str, text: str | None = None, display: str | None = None) -> Value:
@@ -73,7 +113,7 @@ def load(path: str, text: str | None = None, display: str | None = None) -> Valu
         with open(path, encoding="utf-8") as f:
             text = f.read()
     try:
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        nodes = list(yaml.compose_all(text, Loader=Core12Loader))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f"{shown}:{mark.line + 1}:{mark.column + 1}" if mark else shown

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/invariants_cmd.h"
+#include "cli/schema_cmd.h"
 #include "cli/version.h"
 
 namespace {
@@ -15,6 +16,7 @@ constexpr std::string_view kUsage =
     "  invariants [--json] [--status S] [--family F] [ID]   print the invariant registry\n"
     "  invariants status                                    counts by family and status; non-zero if a\n"
     "                                                       record claims ci while a check is missing\n"
+    "  schema [NAME | validate [--kind NAME] FILE...]       the document schemas; check documents\n"
     "  version                                              print the versions this build was made with\n";
 
 }  // namespace
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   const std::string_view cmd = args[0];
   args.erase(args.begin());
   if (cmd == "invariants") return blis::cli::invariants_main(args);
+  if (cmd == "schema") return blis::cli::schema_main(args);
   if (cmd == "version" || cmd == "--version") {
     std::fputs(blis::cli::version_text().c_str(), stdout);
     return 0;

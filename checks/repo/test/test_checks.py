@@ -148,3 +148,26 @@ class CitedIds(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DocumentReaders(unittest.TestCase):
+    BAD = 'auto n = YAML::LoadFile("chip.yaml");\n'
+    GOOD = 'auto chip = blis::schema::load_chip(text, "chip.yaml", d);\n'
+
+    def check(self, files):
+        with tree(files) as d:
+            return run("document_readers.py", d)
+
+    def test_a_hand_written_yaml_reader_is_flagged_and_the_generated_one_is_not(self):
+        out = self.check({"src/data/chips.cpp": self.BAD})
+        self.assertEqual(out.returncode, 1, out.stdout)
+        self.assertIn("src/data/chips.cpp:1: parses a document by hand", out.stdout)
+        self.assertEqual(self.check({"src/data/chips.cpp": self.GOOD}).returncode, 0)
+
+    def test_json_parse_is_flagged_too(self):
+        out = self.check({"src/sim/result.cpp": "auto j = nlohmann::json::parse(text);\n"})
+        self.assertEqual(out.returncode, 1, out.stdout)
+
+    def test_the_one_parser_and_test_drivers_may_parse(self):
+        self.assertEqual(self.check({"src/contracts/doc/parse.cpp": self.BAD,
+                                     "tests/schema/cases_test.cpp": self.BAD}).returncode, 0)

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""SUB-19: one definition per document. Documents are read only by the readers blis-gen compiles from
+schemas/, through the strict parser in src/contracts/doc/. Any other C++ code that parses YAML or JSON
+itself (yaml-cpp's Load/LoadFile/Parser, nlohmann's parse) is a second, hand-written definition of a
+document, and is flagged.
+
+usage: document_readers.py INPUT
+Allowed: src/contracts/doc/ (the one parser), tests/ (test drivers read their own case files), and
+checks/ (tools that read compile_commands.json and other tool outputs, not BLIS documents).
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tree  # noqa: E402
+
+ALLOWED = ("src/contracts/doc/", "tests/", "checks/", "gen/")
+CALLS = re.compile(r"\bYAML::(Load|LoadFile|LoadAll|LoadAllFromFile|Parser)\b|\bjson::parse\s*\(|"
+                   r"\bnlohmann::(ordered_)?json::parse\s*\(|\bsimdjson::")
+SOURCES = (".cpp", ".cc", ".h", ".hpp")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("input")
+    a = p.parse_args()
+    read, found = tree.lines(a.input, lambda rel: rel.endswith(SOURCES) and not rel.startswith(ALLOWED))
+    findings = [f"{rel}:{n}: parses a document by hand; read it with the reader blis-gen compiles from "
+                f"schemas/ [document-readers; SUB-19]" for rel, n, line in found if CALLS.search(line)]
+    return tree.finish(findings, f"document-readers: {read} sources read documents only through generated readers")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
