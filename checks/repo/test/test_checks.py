@@ -171,3 +171,35 @@ class DocumentReaders(unittest.TestCase):
     def test_the_one_parser_and_test_drivers_may_parse(self):
         self.assertEqual(self.check({"src/contracts/doc/parse.cpp": self.BAD,
                                      "tests/schema/cases_test.cpp": self.BAD}).returncode, 0)
+
+
+class GraphVocabulary(unittest.TestCase):
+    GRAPH = "dims: {hidden_size: 8, vocab_size: 16}\nattention: {kind: GQA}\n"
+
+    def check(self, text):
+        with tree({"m/graph.yaml": text}) as d:
+            return run("graph_vocabulary.py", d)
+
+    def test_a_lowering_key_is_flagged_and_a_checkpoint_fact_is_not(self):
+        out = self.check(self.GRAPH.replace("hidden_size: 8", "page_size: 16, hidden_size: 8"))
+        self.assertEqual(out.returncode, 1, out.stdout)
+        self.assertIn("dims.page_size: names lowering", out.stdout)
+        self.assertEqual(self.check(self.GRAPH).returncode, 0)
+
+    def test_an_engine_name_in_a_value_is_flagged(self):
+        out = self.check(self.GRAPH + "note: layout as sglang shards it\n")
+        self.assertEqual(out.returncode, 1, out.stdout)
+        self.assertIn("names an engine ('sglang')", out.stdout)
+
+
+class NoConfigJson(unittest.TestCase):
+    def check(self, files):
+        with tree(files) as d:
+            return run("no_config_json.py", d)
+
+    def test_runtime_code_naming_config_json_is_flagged_and_the_deriver_is_not(self):
+        out = self.check({"engines/vllm/model.cpp": 'auto p = dir + "/config.json";\n'})
+        self.assertEqual(out.returncode, 1, out.stdout)
+        self.assertIn("engines/vllm/model.cpp:1: runtime code names config.json", out.stdout)
+        self.assertEqual(self.check({"engines/vllm/model.cpp": 'auto p = dir + "/graph.yaml";\n',
+                                     "catalog/scripts/derive_graph.py": 'open("config.json")\n'}).returncode, 0)
