@@ -60,6 +60,8 @@ SOURCES = {
     "minimax_m2": [f"{TF}/models/minimax_m2/modular_minimax_m2.py@001f85b3",
                    f"{TF}/models/mixtral/modeling_mixtral.py@af3efdd7"],
     "mamba2": [f"{TF}/models/mamba2/modeling_mamba2.py@020a37d2"],
+    "llama4": [f"{TF}/models/llama4/modeling_llama4.py@63210d0e",
+               f"{TF}/models/llama4/configuration_llama4.py@008e5743"],
 }
 QUANT_SOURCES = {
     "fp8": [f"{TF}/integrations/finegrained_fp8.py@3c48befb",
@@ -872,6 +874,117 @@ def rules_mamba2(cfg: Cfg, st: Storage, arch: str) -> Build:
     return b
 
 
+def rules_llama4(cfg: Cfg, st: Storage, arch: str, top: Cfg) -> Build:
+    """Llama4ForConditionalGeneration: the language model of text_config (Llama4ForCausalLM under
+    language_model.), its vision model and projector omitted. Layers with rotary position attend within
+    chunks (and L2-normalise queries and keys when use_qk_norm); every no_rope_layer_interval-th layer has
+    no position encoding and attends to every earlier token; moe_layers have a routed and a shared expert."""
+    b = Build("llama4")
+    b.section = "text_config"
+    top.expect("model_type", ("llama4",), absent_ok=False)
+    cfg.expect("model_type", ("llama4_text",), absent_ok=False)
+    top.ignore("boi_token_index", "eoi_token_index", "image_token_index")
+    hidden, vocab = common_dims(cfg, b)
+    layers = cfg.int("num_hidden_layers")
+    q_heads = cfg.int("num_attention_heads")
+    kv_heads = cfg.int("num_key_value_heads") if cfg.has("num_key_value_heads") else cfg.default(
+        "num_key_value_heads", q_heads)
+    hd = head_dim_of(cfg, hidden, q_heads)
+    inter, inter_mlp = cfg.int("intermediate_size"), cfg.int("intermediate_size_mlp")
+    experts, top_k = cfg.int("num_local_experts"), cfg.int("num_experts_per_tok")
+    if top_k > experts:
+        raise Refusal(f"{cfg.where}: num_experts_per_tok {top_k} exceeds num_local_experts {experts}")
+    act = activation_of(cfg)
+    bias = cfg.expect("attention_bias", (False, True)) if "attention_bias" in cfg.d else cfg.default(
+        "attention_bias", False)
+    qk_norm_on = cfg.expect("use_qk_norm", (True, False)) if "use_qk_norm" in cfg.d else cfg.default(
+        "use_qk_norm", True)
+
+    def int_default(key: str, value: int) -> int:
+        return cfg.int(key) if cfg.has(key) else cfg.default(key, value)
+
+    step = int_default("interleave_moe_layer_step", 1)
+    interval = int_default("no_rope_layer_interval", 4)
+    moe_layers = cfg.opt("moe_layers")
+    if moe_layers is None:
+        moe_layers = list(range(step - 1, layers, step))
+    elif not isinstance(moe_layers, list) or any(not isinstance(x, int) or not 0 <= x < layers for x in moe_layers):
+        raise Refusal(f"{cfg.where}: moe_layers {moe_layers!r} is not a list of layer indices")
+    rope = cfg.opt("no_rope_layers")   # 1: the layer applies rotary position (LlamaTextConfig's naming)
+    if not rope:                       # absent, null or empty: the configuration class's default
+        rope = [int((i + 1) % interval != 0) for i in range(layers)]
+    elif not isinstance(rope, list) or len(rope) != layers or any(x not in (0, 1) for x in rope):
+        raise Refusal(f"{cfg.where}: no_rope_layers {rope!r} is not one 0/1 flag per layer")
+    types = cfg.opt("layer_types")
+    if types is None:
+        types = ["chunked_attention" if r else "full_attention" for r in rope]
+    elif not isinstance(types, list) or len(types) != layers:
+        raise Refusal(f"{cfg.where}: layer_types has {len(types) if isinstance(types, list) else '?'} entries "
+                      f"for {layers} layers")
+    if "chunked_attention" in types:
+        chunk = cfg.int("attention_chunk_size") if "attention_chunk_size" in cfg.d else cfg.default(
+            "attention_chunk_size", 8192)
+    else:
+        cfg.opt("attention_chunk_size")
+    cfg.ignore("attn_temperature_tuning", "floor_scale", "attn_scale", "router_jitter_noise")
+    t_top = top.opt("tie_word_embeddings")
+    t_txt = cfg.opt("tie_word_embeddings")
+    if t_top is not None and t_txt is not None and t_top != t_txt:
+        raise Refusal(f"{cfg.where}: tie_word_embeddings differs between the top level and text_config")
+    tied = t_txt if t_txt is not None else t_top
+    if tied is None:
+        tied = cfg.default("tie_word_embeddings", False)
+    shared = {"role": "shared", "count": 1, "intermediate": inter}
+    moe = {"router": {"scoring": "sigmoid", "top_k": top_k, "correction_bias": False},
+           "experts": [{"role": "routed", "count": experts, "intermediate": inter}, shared], "activation": act}
+    p = "language_model.model.layers.{layer}"
+    for i in range(layers):
+        if types[i] == "chunked_attention":
+            window = {"kind": "chunked", "size": chunk}
+        elif types[i] == "full_attention":
+            window = full_window()
+        else:
+            raise Refusal(f"{cfg.where}: layer_types[{i}] = {types[i]!r} is not modelled for {arch}")
+        uses_rope = bool(rope[i])
+        qk = "per_head_unweighted" if (qk_norm_on and uses_rope) else "none"
+        attn = gqa_attention(q_heads, kv_heads, hd, window, cfg.where, qk_norm=qk,
+                             rotary=hd if uses_rope else 0)
+        t = [st.param(f"{p}.input_layernorm.weight", [hidden], "norm"),
+             st.param(f"{p}.post_attention_layernorm.weight", [hidden], "norm")]
+        t += st.linear(f"{p}.self_attn.q_proj", q_heads * hd, hidden, "attn_q", i, bias=bias)
+        t += st.linear(f"{p}.self_attn.k_proj", kv_heads * hd, hidden, "attn_k", i, bias=bias)
+        t += st.linear(f"{p}.self_attn.v_proj", kv_heads * hd, hidden, "attn_v", i, bias=bias)
+        t += st.linear(f"{p}.self_attn.o_proj", hidden, q_heads * hd, "attn_o", i, bias=bias)
+        fp = f"{p}.feed_forward"
+        if i in moe_layers:
+            t += st.linear(f"{fp}.router", experts, hidden, "router", i)
+            t += [st.param(f"{fp}.experts.gate_up_proj", [experts, hidden, 2 * inter], "expert_gate_up"),
+                  st.param(f"{fp}.experts.down_proj", [experts, inter, hidden], "expert_down")]
+            t += gated_mlp(st, f"{fp}.shared_expert", hidden, inter, i,
+                           roles=("shared_gate", "shared_up", "shared_down"))
+            ffn = {"moe": moe}
+        else:
+            t += gated_mlp(st, fp, hidden, inter_mlp, i)
+            ffn = {"dense": {"intermediate": inter_mlp, "activation": act}}
+        b.layers.append({"mixer": {"attention": attn}, "ffn": ffn, "tensors": t})
+    embed_and_head(st, b, "language_model.model.", "language_model.lm_head", vocab, hidden, bool(tied), "norm")
+    vision = top.opt("vision_config")
+    b.omitted.append({"component": "vision_encoder", "config_key": "vision_config",
+                      "reason": "Llama4ForConditionalGeneration also stores a vision model (vision_model.) and a "
+                                "projector (multi_modal_projector.)" + (
+                                    "" if vision is not None else
+                                    "; this config.json states no vision_config, so Llama4Config's default "
+                                    "vision configuration applies") +
+                                ". The graph describes the language model only."})
+    return b
+
+
+# Architectures whose language model sits in a section of config.json: (section, rule set). The rule set
+# also reads the top-level keys through `top`.
+WRAPPED = {
+    "Llama4ForConditionalGeneration": ("text_config", rules_llama4),
+}
+
 RULES = {
     "LlamaForCausalLM": rules_llama_family,
     "MistralForCausalLM": rules_llama_family,
@@ -887,8 +1000,8 @@ RULES = {
 }
 # Not modelled, refused as unknown: KimiK25ForConditionalGeneration (its text model has the
 # DeepseekV3ForCausalLM structure, but the key prefix of that model in its checkpoint is documented by no
-# source the catalog may cite, and no safetensors header was read), Llama4ForConditionalGeneration,
-# Qwen3_5MoeForConditionalGeneration and Gemma4ForConditionalGeneration (no rule set yet).
+# source the catalog may cite, and no safetensors header was read), Qwen3_5MoeForConditionalGeneration and
+# Gemma4ForConditionalGeneration (no rule set yet).
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1020,11 +1133,13 @@ def derive(config_bytes: bytes, model_id: str, section: str | None = None, exter
     if not isinstance(archs, list) or len(archs) != 1 or not isinstance(archs[0], str):
         raise Refusal(f"{where}: architectures must name exactly one architecture, not {archs!r}")
     arch = archs[0]
-    if arch not in RULES:
+    if arch not in RULES and arch not in WRAPPED:
         raise Refusal(f"{where}: unknown architecture {arch!r}: the deriver has no rule set for it")
+    sha = sha256_bytes(config_bytes)
+    if arch in WRAPPED:
+        return _derive_wrapped(data, model_id, arch, sha, section, external_quantization, where)
     cfg = Cfg(data, where, arch)
     cfg.read.add("architectures")
-    sha = sha256_bytes(config_bytes)
 
     if section is not None:
         raise Refusal(f"{where}: {arch} describes the language model at the top level, not in {section!r}")
@@ -1036,6 +1151,33 @@ def derive(config_bytes: bytes, model_id: str, section: str | None = None, exter
     b = RULES[arch](cfg, st, arch)
     cfg.finish()
     return assemble(b, model_id, arch, sha, cfg.defaults, st)
+
+
+def _derive_wrapped(data: dict, model_id: str, arch: str, sha: str, section: str | None, external: bool,
+                    where: str) -> dict:
+    """An architecture whose language model is described by one section of config.json."""
+    want, rules = WRAPPED[arch]
+    if section != want:
+        raise Refusal(f"{where}: {arch} describes the language model in {want!r}, but the model's config.section "
+                      f"is {section!r}")
+    top = Cfg(data, where, arch)
+    top.read.update({"architectures", want})
+    text = top.req(want)
+    cfg = Cfg(text, f"{where}: {want}", arch)
+    dtypes = {data.get(k) for k in ("torch_dtype", "dtype") if data.get(k) is not None} | {
+        text.get(k) for k in ("torch_dtype", "dtype") if text.get(k) is not None}
+    if len(dtypes) > 1:
+        raise Refusal(f"{where}: the data types stated by torch_dtype and dtype disagree ({sorted(dtypes)})")
+    if text.get("quantization_config") is not None:
+        cfg.read.add("quantization_config")
+        raise Refusal(f"{where}: a quantization_config inside {want!r} is not modelled for {arch}")
+    st = Storage(next(iter(dtypes)) if dtypes else None, data.get("quantization_config"), where, external=external)
+    top.ignore("torch_dtype", "dtype", "quantization_config")
+    cfg.ignore("torch_dtype", "dtype")
+    b = rules(cfg, st, arch, top)
+    top.finish()
+    cfg.finish()
+    return assemble(b, model_id, arch, sha, cfg.defaults | top.defaults, st)
 
 
 # --------------------------------------------------------------------------------------------------

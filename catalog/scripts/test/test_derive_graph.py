@@ -475,5 +475,87 @@ class Check(unittest.TestCase):
         self.assertIn("odd/model.yaml: the deriver refuses this config", out)
 
 
+ARCH = os.path.join(HERE, "arch")
+
+
+def arch_config(name: str) -> bytes:
+    with open(os.path.join(ARCH, name, "config.json"), "rb") as f:
+        return f.read()
+
+
+class Llama4(unittest.TestCase):
+    """Llama4ForConditionalGeneration: a small synthetic config (arch/llama4) with its expected graph."""
+
+    def graph(self, cfg: dict | None = None) -> dict:
+        data = arch_config("llama4") if cfg is None else json.dumps(cfg).encode()
+        return dg.derive(data, "blis-test/llama4", section="text_config")
+
+    def cfg(self) -> dict:
+        return json.loads(arch_config("llama4"))
+
+    def refuse(self, cfg: dict, section: str | None = "text_config") -> str:
+        with self.assertRaises(dg.Refusal) as cm:
+            dg.derive(json.dumps(cfg).encode(), "blis-test/llama4", section=section)
+        return str(cm.exception)
+
+    def test_expected_graph_rederives_byte_for_byte_and_is_valid(self):
+        with open(os.path.join(ARCH, "llama4", "graph.yaml"), encoding="utf-8") as f:
+            self.assertEqual(f.read(), dg.render(self.graph()))
+        self.assertEqual([], graph_schema().validate(load(os.path.join(ARCH, "llama4", "graph.yaml"))))
+
+    def test_structure(self):
+        g = self.graph()
+        # interleave_moe_layer_step 2: layers 1 and 3 are MoE; every 4th layer (3) has no rotary position,
+        # attends to every earlier token and has no query/key norm.
+        self.assertEqual(["chunked_dense", "chunked_moe", "chunked_dense", "moe"], g["layers"])
+        a = g["layer_kinds"]["chunked_moe"]["mixer"]["attention"]
+        self.assertEqual(({"kind": "chunked", "size": 16}, "per_head_unweighted", 16),
+                         (a["window"], a["qk_norm"], a["rotary_dims"]))
+        a = g["layer_kinds"]["moe"]["mixer"]["attention"]
+        self.assertEqual(({"kind": "full"}, "none", 0), (a["window"], a["qk_norm"], a["rotary_dims"]))
+        moe = g["layer_kinds"]["moe"]["ffn"]["moe"]
+        self.assertEqual({"scoring": "sigmoid", "top_k": 1, "correction_bias": False}, moe["router"])
+        self.assertEqual([{"role": "routed", "count": 4, "intermediate": 32},
+                          {"role": "shared", "count": 1, "intermediate": 32}], moe["experts"])
+        self.assertEqual({"dense": {"intermediate": 48, "activation": "silu"}},
+                         g["layer_kinds"]["chunked_dense"]["ffn"])
+        self.assertEqual("text_config", g["derived_from"]["config_section"])
+        self.assertEqual(["vision_encoder"], [o["component"] for o in g["omitted"]])
+        # By hand: dense layers 2 x (128 norms + 12288 attention + 9216 mlp); MoE layers 2 x (128 + 12288
+        # + 256 router + 16384 gate_up + 8192 down + 6144 shared); embed + head + norm 16448.
+        self.assertEqual(2 * 21632 + 2 * 43392 + 16448, g["totals"]["parameters"])
+
+    def test_use_qk_norm_false(self):
+        cfg = self.cfg()
+        cfg["text_config"]["use_qk_norm"] = False
+        kinds = self.graph(cfg)["layer_kinds"]
+        self.assertEqual({"none"}, {k["mixer"]["attention"]["qk_norm"] for k in kinds.values()})
+
+    def test_refuses_without_the_section(self):
+        self.assertIn("describes the language model in 'text_config'", self.refuse(self.cfg(), section=None))
+
+    def test_refuses_an_unknown_layer_type(self):
+        cfg = self.cfg()
+        cfg["text_config"]["layer_types"] = ["chunked_attention", "sliding_attention", "full_attention",
+                                             "full_attention"]
+        self.assertIn("layer_types[1] = 'sliding_attention' is not modelled", self.refuse(cfg))
+
+    def test_refuses_an_unknown_text_key(self):
+        cfg = self.cfg()
+        cfg["text_config"]["moe_shared_experts"] = 2
+        self.assertIn("'moe_shared_experts' is not known", self.refuse(cfg))
+
+    def test_refuses_an_unknown_top_level_key(self):
+        cfg = self.cfg()
+        cfg["audio_config"] = {}
+        self.assertIn("'audio_config' is not known", self.refuse(cfg))
+
+    def test_refuses_float_quantized_compressed_tensors(self):
+        cfg = self.cfg()
+        cfg["quantization_config"] = {"quant_method": "compressed-tensors", "format": "float-quantized",
+                                      "config_groups": {}, "quantization_status": "compressed"}
+        self.assertIn("compressed-tensors format 'float-quantized' is not modelled", self.refuse(cfg))
+
+
 if __name__ == "__main__":
     unittest.main()
