@@ -8,12 +8,14 @@
 
 #include "contracts/doc/kinds.h"
 #include "data/loader.h"
+#include "data/registry_checks.h"
 #include "schema/model.h"
 
 namespace blis::cli {
 namespace {
 
 constexpr std::string_view kDataFlags =
+    "  --root DIR               a checkout or export: DIR/catalog and DIR/registry\n"
     "  --catalog DIR            the catalog to use instead of the embedded one (or BLIS_CATALOG)\n"
     "  --registry DIR           the coefficient registry to use instead of the embedded one (or BLIS_REGISTRY)\n"
     "  --catalog-overlay DIR    add or replace catalog entries (repeatable, applied in order)\n"
@@ -24,7 +26,8 @@ constexpr std::string_view kDataFlags =
 bool data_flags(std::span<const std::string_view> args, data::LoadOptions& o, std::vector<std::string_view>& rest) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
-    const bool takes = a == "--catalog" || a == "--registry" || a == "--catalog-overlay" || a == "--registry-overlay";
+    const bool takes = a == "--root" || a == "--catalog" || a == "--registry" || a == "--catalog-overlay" ||
+                       a == "--registry-overlay";
     if (!takes) {
       rest.push_back(a);
       continue;
@@ -34,6 +37,10 @@ bool data_flags(std::span<const std::string_view> args, data::LoadOptions& o, st
       return false;
     }
     const std::string v(args[++i]);
+    if (a == "--root") {
+      o.catalog_dir = v + "/catalog";
+      o.registry_dir = v + "/registry";
+    }
     if (a == "--catalog") o.catalog_dir = v;
     if (a == "--registry") o.registry_dir = v;
     if (a == "--catalog-overlay") o.catalog_overlays.push_back(v);
@@ -93,6 +100,10 @@ int validate_main(std::span<const std::string_view> args) {
   for (const auto* t : {&data->catalog, &data->registry})
     for (const auto& f : t->files) ++kinds[f->kind];
   for (const auto& [kind, n] : kinds) std::printf("  %-20s %d valid\n", kind.c_str(), n);
+  // VAL-10: entries whose interval does not determine them load, flagged (they rank with assumed).
+  data::Diagnostics notices;
+  data::registry_notices(*data, notices);
+  for (const auto& n : notices.all()) std::printf("notice: %s\n", n.text().c_str());
   std::printf("%zu coefficients; every validator and cross-check passed\n", data->coefficients.size());
   return 0;
 }

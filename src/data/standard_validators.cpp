@@ -3,6 +3,7 @@
 #include "contracts/doc/kinds.h"
 #include "data/cross_checks.h"
 #include "data/provenance.h"
+#include "data/registry_checks.h"
 #include "data/validators.h"
 
 namespace blis::data {
@@ -20,6 +21,7 @@ ValidatorTable standard_validators() {
   }
   add_builtin_cross_checks(t);
   t.add_cross_check("citations", check_citations);
+  add_registry_checks(t);
   return t;
 }
 

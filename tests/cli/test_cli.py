@@ -84,6 +84,7 @@ class DataCommands(unittest.TestCase):
         self.assertEqual(path.returncode, 0, path.stderr)
         self.assertIn(f"catalog: path {ROOT}/catalog", path.stdout)
         self.assertEqual(_hashes(path.stdout), embedded)
+        self.assertEqual(_hashes(blis("validate", "--root", ROOT).stdout), embedded)
 
     def test_an_overlay_changes_the_combined_hash_as_section_3_3_says(self):
         import hashlib
