@@ -306,8 +306,7 @@ void check_registry_provenance(const DataSet& data, Diagnostics& diags) {
   }
 }
 
-void check_registry_families(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
+static void check_registry_families_with(const DataSet& data, Registry& reg, Diagnostics& diags) {
   if (!reg.families) return;  // the families file's own validator names its problem
   for (const auto& f : data.registry.of_kind("coefficient-set")) {
     const s::CoefficientSet* set = reg.coefficient_set(f);
@@ -335,8 +334,7 @@ void check_registry_families(const DataSet& data, Diagnostics& diags) {
   }
 }
 
-void check_registry_boundaries(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
+static void check_registry_boundaries_with([[maybe_unused]] const DataSet& data, Registry& reg, Diagnostics& diags) {
   for (const auto& e : reg.entries) {
     const s::PrimitiveFamiliesFamily* fam = reg.family(e.doc->family);
     const s::PrimitiveFamiliesCoefficient* decl = fam ? declared(*fam, e.doc->family, e.e->name) : nullptr;
@@ -351,8 +349,7 @@ void check_registry_boundaries(const DataSet& data, Diagnostics& diags) {
   }
 }
 
-void check_registry_sources(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
+static void check_registry_sources_with(const DataSet& data, Registry& reg, Diagnostics& diags) {
   CatalogJson catalog(data);
   std::set<std::string> ids;
   for (const auto& e : reg.entries) ids.insert(identity_key(e.coefficient->id.set, e.e->name, e.e->scope, e.method));
@@ -419,8 +416,7 @@ void check_registry_sources(const DataSet& data, Diagnostics& diags) {
   }
 }
 
-void check_registry_intervals(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
+static void check_registry_intervals_with([[maybe_unused]] const DataSet& data, Registry& reg, Diagnostics& diags) {
   for (const auto& e : reg.entries) {
     const s::CoefficientSetFit* fit = fit_of(e.e->method);
     if (fit == nullptr) continue;
@@ -450,8 +446,7 @@ void check_registry_intervals(const DataSet& data, Diagnostics& diags) {
   }
 }
 
-void registry_notices(const DataSet& data, Diagnostics& notices) {
-  Registry reg(data);
+static void registry_notices_with([[maybe_unused]] const DataSet& data, Registry& reg, Diagnostics& notices) {
   for (const auto& e : reg.entries) {
     const s::CoefficientSetFit* fit = fit_of(e.e->method);
     if (fit == nullptr || !e.e->value) continue;
@@ -472,8 +467,7 @@ void registry_notices(const DataSet& data, Diagnostics& notices) {
   }
 }
 
-void check_registry_scopes(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
+static void check_registry_scopes_with([[maybe_unused]] const DataSet& data, Registry& reg, Diagnostics& diags) {
   for (const auto& e : reg.entries) {
     const auto& sc = e.e->scope;
     if (fitted(e.method) && (!sc.chip || !sc.kernel)) {
@@ -490,8 +484,7 @@ void check_registry_scopes(const DataSet& data, Diagnostics& diags) {
   }
 }
 
-void check_registry_workload(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
+static void check_registry_workload_with([[maybe_unused]] const DataSet& data, Registry& reg, Diagnostics& diags) {
   for (const auto& e : reg.entries) {
     const s::PrimitiveFamiliesFamily* fam = reg.family(e.doc->family);
     if (fam == nullptr) continue;
@@ -559,8 +552,7 @@ void check_acceptance_profiles(const DataSet& data, Diagnostics& diags) {
   }
 }
 
-void check_registry_complete(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
+static void check_registry_complete_with(const DataSet& data, Registry& reg, Diagnostics& diags) {
   if (!reg.families) return;
   const auto chip_files = data.catalog.of_kind("chip");
   if (chip_files.empty()) {
@@ -601,16 +593,62 @@ void check_registry_complete(const DataSet& data, Diagnostics& diags) {
   }
 }
 
+void check_registry_families(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  check_registry_families_with(data, reg, diags);
+}
+
+void check_registry_boundaries(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  check_registry_boundaries_with(data, reg, diags);
+}
+
+void check_registry_sources(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  check_registry_sources_with(data, reg, diags);
+}
+
+void check_registry_intervals(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  check_registry_intervals_with(data, reg, diags);
+}
+
+void registry_notices(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  registry_notices_with(data, reg, diags);
+}
+
+void check_registry_scopes(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  check_registry_scopes_with(data, reg, diags);
+}
+
+void check_registry_workload(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  check_registry_workload_with(data, reg, diags);
+}
+
+void check_registry_complete(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  check_registry_complete_with(data, reg, diags);
+}
+
+// Every rule above on one reading of the registry (a load parses each coefficient set once here).
+static void check_registry_all(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  check_registry_families_with(data, reg, diags);
+  check_registry_boundaries_with(data, reg, diags);
+  check_registry_sources_with(data, reg, diags);
+  check_registry_intervals_with(data, reg, diags);
+  check_registry_scopes_with(data, reg, diags);
+  check_registry_workload_with(data, reg, diags);
+  check_registry_complete_with(data, reg, diags);
+}
+
 void add_registry_checks(ValidatorTable& table) {
   table.add_cross_check("registry-acceptance", check_acceptance_profiles);
-  table.add_cross_check("registry-boundaries", check_registry_boundaries);
-  table.add_cross_check("registry-complete", check_registry_complete);
-  table.add_cross_check("registry-families", check_registry_families);
-  table.add_cross_check("registry-intervals", check_registry_intervals);
   table.add_cross_check("registry-provenance", check_registry_provenance);
-  table.add_cross_check("registry-scopes", check_registry_scopes);
-  table.add_cross_check("registry-sources", check_registry_sources);
-  table.add_cross_check("registry-workload", check_registry_workload);
+  table.add_cross_check("registry-rules", check_registry_all);
 }
 
 }  // namespace blis::data
