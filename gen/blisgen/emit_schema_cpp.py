@@ -42,6 +42,9 @@ class Unit:
         self.decls: list[str] = []          # public function declarations
         self.defs: list[str] = []           # function definitions
         self.named: dict[str, str] = {}     # type name -> C++ type
+        self.defined: set[str] = set()      # struct names already emitted
+        self._rcache: dict = {}             # (spec, C++ type) -> rule function name
+        self._vcache: dict = {}             # (spec, C++ type) -> validator function name (or None)
         self.counter = 0
         for tname in schema.types:
             self._named(tname)
@@ -242,7 +245,7 @@ class Unit:
                      "  for (std::size_t i = 0; i < n.items.size(); ++i) {",
                      f"    out.emplace_back();",
                      "    const std::string fi = f + \"[\" + std::to_string(i) + \"]\";",
-                     *self._null_guard(spec["items"], "n.items[i]", "fi", "out.back()", "    "),
+                     self._null_guard("n.items[i]", "fi"),
                      f"    ok = {item_r}(n.items[i], fi, d, out.back()) && ok;",
                      "  }",
                      "  if (!ok) return false;"]
@@ -256,7 +259,7 @@ class Unit:
                      "  for (const auto& [k, v] : n.entries) {",
                      f"    auto& slot = out[k.scalar];",
                      "    const std::string fk = f + \".\" + k.scalar;",
-                     *self._null_guard(spec["values"], "v", "fk", "slot", "    "),
+                     self._null_guard("v", "fk"),
                      f"    ok = {val_r}(v, fk, d, slot) && ok;",
                      "  }",
                      "  if (!ok) return false;"]
@@ -265,22 +268,23 @@ class Unit:
         body.append("  return true;")
         self.defs.append(f"[[maybe_unused]] bool {name}(const blis::doc::Node& n, const std::string& f, blis::doc::Diagnostics& d, "
                          f"{ctype}& out) {{\n" + "\n".join(body) + "\n}")
-        self._validators[name] = (spec, ctype, hint, rule)
         return name
 
-    _validators: dict
+    @staticmethod
+    def _null_guard(node: str, field: str) -> str:
+        """A list item or map value written as null is refused (only fields may be nullable)."""
+        return f"    if ({node}.is_null()) {{ d.add({node}.mark, {field}, \"null is not allowed here\"); ok = false; continue; }}"
 
-    def _null_guard(self, spec: dict, node: str, field: str, target: str, ind: str) -> list[str]:
-        return [f"{ind}if ({node}.is_null()) {{ d.add({node}.mark, {field}, \"null is not allowed here\"); ok = false; continue; }}"]
-
-    def named_reader(self, tname: str) -> str:
-        key = f"named:{tname}"
-        if key not in self._named_readers:
-            spec = self.schema.types[tname]
-            self._named_readers[key] = self.reader(spec, self.named[tname], self.named[tname])
-        return self._named_readers[key]
-
-    _named_readers: dict
+    @staticmethod
+    def _access(fname: str, fspec: dict) -> tuple[list[str], str]:
+        """The conditions under which field fname holds a value, and the expression that reads it."""
+        access, conds = f"v.{fname}", []
+        for layer in ("required", "nullable"):
+            wrapped = not fspec.get("required") if layer == "required" else fspec.get("nullable")
+            if wrapped:
+                conds.append(access)
+                access = f"(*{access})"
+        return conds, access
 
     def validator(self, spec: dict, ctype: str, hint: str) -> str | None:
         """Returns a function `void f(const T&, const string& field, Mark, Diagnostics&)` or None."""
@@ -314,8 +318,6 @@ class Unit:
                          f"blis::doc::Diagnostics& d) {{\n" + "\n".join(body) + "\n}")
         self._vcache[key] = name
         return name
-
-    _vcache: dict
 
     def _object_functions(self, spec: dict, cname: str) -> None:
         fields = spec.get("fields") or {}
@@ -370,16 +372,7 @@ class Unit:
             inner_t = self.cpp_type(fspec, hint)
             vfn = self.validator(fspec, inner_t, hint)
             path = f"(field.empty() ? std::string({cpp_str(fname)}) : field + \".{fname}\")"
-            if fspec.get("one_of_dummy"):
-                pass
-            access = f"v.{fname}"
-            conds = []
-            if not fspec.get("required"):
-                conds.append(f"{access}")
-                access = f"(*{access})"
-            if fspec.get("nullable"):
-                conds.append(f"{access}")
-                access = f"(*{access})"
+            conds, access = self._access(fname, fspec)
             if vfn:
                 call = f"{vfn}({access}, {path}, v.mark_, d);"
                 vb.append(f"  if ({' && '.join(conds)}) {call}" if conds else f"  {call}")
@@ -397,11 +390,7 @@ class Unit:
         wb = ["  nlohmann::ordered_json j = nlohmann::ordered_json::object();"]
         for fname, fspec in fields.items():
             hint = cname + camel(fname)
-            access = f"v.{fname}"
-            conds = []
-            if not fspec.get("required"):
-                conds.append(access)
-                access = f"(*{access})"
+            conds, access = self._access(fname, {"required": fspec.get("required")})  # null is written as null
             expr = self.jexpr(fspec, access, hint)
             if fspec.get("nullable"):
                 expr = f"({access} ? nlohmann::ordered_json({self.jexpr(fspec, '(*' + access + ')', hint)}) : nlohmann::ordered_json(nullptr))"
@@ -410,17 +399,6 @@ class Unit:
         wb.append("  return j;")
         self.defs.append(f"nlohmann::ordered_json to_json(const {cname}& v) {{\n" + "\n".join(wb) + "\n}")
         self.decls.append(f"nlohmann::ordered_json to_json(const {cname}& v);")
-
-
-def _new_unit(schema: Schema, prefix: str, common):
-    u = Unit.__new__(Unit)
-    u._validators = {}
-    u._named_readers = {}
-    u._vcache = {}
-    u._rcache = {}
-    u.defined = set()
-    Unit.__init__(u, schema, prefix, common)
-    return u
 
 
 HEADER = """// Generated by blis-gen from {src}; do not edit (edit the schema and rebuild).
@@ -491,11 +469,11 @@ def emit_all(schemas: dict[str, Schema], common: Schema | None) -> dict[str, str
     out: dict[str, str] = {}
     cu = None
     if common is not None:
-        cu = _new_unit(common, "", None)
+        cu = Unit(common, "", None)
         h, s = emit_unit(cu, "common", "schemas/common.yaml", "")
         out["schema/common.h"], out["schema/common.cpp"] = h, s
     for name, schema in sorted(schemas.items()):
-        u = _new_unit(schema, camel(name), cu)
+        u = Unit(schema, camel(name), cu)
         root_spec = dict(schema.root)
         root_spec["doc"] = schema.doc
         u._struct(root_spec, camel(name))

@@ -148,9 +148,7 @@ int catalog_main(std::span<const std::string_view> args) {
   }
   if (hits.empty()) {
     std::fprintf(stderr, "blis catalog resolve: '%s' names no entry of %s (see: blis catalog list)\n", name.c_str(),
-                 data->catalog.layers.front().source == data::Source::embedded
-                     ? "the embedded catalog"
-                     : ("catalog " + data->catalog.layers.front().directory).c_str());
+                 data->catalog.source_text().c_str());
     return 1;
   }
   if (hits.size() > 1) {

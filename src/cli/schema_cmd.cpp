@@ -94,8 +94,7 @@ int validate(std::span<const std::string_view> args) {
           ok = false;
           break;
         }
-        if (!kind->aliases_allowed && !parsed.aliases.empty()) {
-          d.add(parsed.aliases.front(), "", "YAML aliases are refused in " + std::string(kind->name) + " documents");
+        if (!doc::aliases_allowed_here(*kind, parsed, d)) {
           ok = false;
           break;
         }

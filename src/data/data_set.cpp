@@ -41,4 +41,10 @@ std::string Coefficient::location() const {
   return line > 0 ? where + ":" + std::to_string(line) : where;
 }
 
+std::string TreeData::source_text() const {
+  const Layer& base = layers.front();
+  const std::string name(tree_name(tree));
+  return base.source == Source::embedded ? "the embedded " + name : name + " " + base.directory;
+}
+
 }  // namespace blis::data

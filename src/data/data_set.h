@@ -47,6 +47,9 @@ struct TreeData {
   std::vector<FileRef> files;  // the combined data: sorted by path, then layer
   std::string combined_hash;
 
+  // Where the base layer came from, for messages: "the embedded catalog" or "catalog <dir>".
+  std::string source_text() const;
+
   // The combined file at path (for a coefficient set present in several layers: the last one).
   FileRef find(std::string_view path) const;
   std::vector<FileRef> of_kind(std::string_view kind) const;

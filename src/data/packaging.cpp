@@ -8,11 +8,6 @@
 namespace blis::data {
 namespace {
 
-std::string catalog_source(const DataSet& data) {
-  const Layer& base = data.catalog.layers.front();
-  return base.source == Source::embedded ? std::string("the embedded catalog") : "catalog " + base.directory;
-}
-
 // Loads the catalog entry at rel with its generated reader, or refuses naming where it belongs.
 template <class T>
 std::optional<T> entry(const DataSet& data, const std::string& rel, const std::string& field, const std::string& name,
@@ -20,7 +15,7 @@ std::optional<T> entry(const DataSet& data, const std::string& rel, const std::s
                        std::optional<T> (*load)(std::string_view, std::string_view, doc::Diagnostics&)) {
   const FileRef file = data.catalog.find(rel);
   if (!file) {
-    d.add(at, field, "'" + name + "' is not in " + catalog_source(data) + ": its entry belongs at " + rel);
+    d.add(at, field, "'" + name + "' is not in " + data.catalog.source_text() + ": its entry belongs at " + rel);
     return std::nullopt;
   }
   doc::Diagnostics inner{file->location()};

@@ -593,56 +593,45 @@ static void check_registry_complete_with(const DataSet& data, Registry& reg, Dia
   }
 }
 
+// A rule run on its own reading of the registry (the per-rule entry points tests call).
+using Rule = void (*)(const DataSet&, Registry&, Diagnostics&);
+template <Rule R>
+void on_own_reading(const DataSet& data, Diagnostics& diags) {
+  Registry reg(data);
+  R(data, reg, diags);
+}
+
 void check_registry_families(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
-  check_registry_families_with(data, reg, diags);
+  on_own_reading<check_registry_families_with>(data, diags);
 }
-
 void check_registry_boundaries(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
-  check_registry_boundaries_with(data, reg, diags);
+  on_own_reading<check_registry_boundaries_with>(data, diags);
 }
-
 void check_registry_sources(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
-  check_registry_sources_with(data, reg, diags);
+  on_own_reading<check_registry_sources_with>(data, diags);
 }
-
 void check_registry_intervals(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
-  check_registry_intervals_with(data, reg, diags);
+  on_own_reading<check_registry_intervals_with>(data, diags);
 }
-
-void registry_notices(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
-  registry_notices_with(data, reg, diags);
-}
-
+void registry_notices(const DataSet& data, Diagnostics& diags) { on_own_reading<registry_notices_with>(data, diags); }
 void check_registry_scopes(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
-  check_registry_scopes_with(data, reg, diags);
+  on_own_reading<check_registry_scopes_with>(data, diags);
 }
-
 void check_registry_workload(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
-  check_registry_workload_with(data, reg, diags);
+  on_own_reading<check_registry_workload_with>(data, diags);
 }
-
 void check_registry_complete(const DataSet& data, Diagnostics& diags) {
-  Registry reg(data);
-  check_registry_complete_with(data, reg, diags);
+  on_own_reading<check_registry_complete_with>(data, diags);
 }
 
 // Every rule above on one reading of the registry (a load parses each coefficient set once here).
 static void check_registry_all(const DataSet& data, Diagnostics& diags) {
+  static constexpr Rule kRules[] = {&check_registry_families_with, &check_registry_boundaries_with,
+                                    &check_registry_sources_with,  &check_registry_intervals_with,
+                                    &check_registry_scopes_with,   &check_registry_workload_with,
+                                    &check_registry_complete_with};
   Registry reg(data);
-  check_registry_families_with(data, reg, diags);
-  check_registry_boundaries_with(data, reg, diags);
-  check_registry_sources_with(data, reg, diags);
-  check_registry_intervals_with(data, reg, diags);
-  check_registry_scopes_with(data, reg, diags);
-  check_registry_workload_with(data, reg, diags);
-  check_registry_complete_with(data, reg, diags);
+  for (const Rule rule : kRules) rule(data, reg, diags);
 }
 
 void add_registry_checks(ValidatorTable& table) {

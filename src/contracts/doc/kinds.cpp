@@ -19,12 +19,15 @@ std::optional<Parsed> parse_as(const KindInfo& kind, std::string_view text, std:
                               std::to_string(p.documents.size()));
     return std::nullopt;
   }
-  if (!kind.aliases_allowed && !p.aliases.empty()) {
-    d.add(p.aliases.front(), "", "YAML aliases are refused in " + std::string(kind.name) +
-                                     " documents (write the value out)");
-    return std::nullopt;
-  }
+  if (!aliases_allowed_here(kind, p, d)) return std::nullopt;
   return p;
+}
+
+bool aliases_allowed_here(const KindInfo& kind, const Parsed& parsed, Diagnostics& d) {
+  if (kind.aliases_allowed || parsed.aliases.empty()) return true;
+  d.add(parsed.aliases.front(), "", "YAML aliases are refused in " + std::string(kind.name) +
+                                        " documents (write the value out)");
+  return false;
 }
 
 bool check_text(const KindInfo& kind, std::string_view text, std::string_view path, Diagnostics& d, bool multi) {

@@ -34,6 +34,9 @@ const KindInfo* find_kind(std::string_view name);
 std::optional<Parsed> parse_as(const KindInfo& kind, std::string_view text, std::string_view path, Diagnostics& d,
                                bool multi = false);
 
+// Refuses (returns false) when parsed used an alias and kind does not allow them.
+bool aliases_allowed_here(const KindInfo& kind, const Parsed& parsed, Diagnostics& d);
+
 // parse_as, then check every document.
 bool check_text(const KindInfo& kind, std::string_view text, std::string_view path, Diagnostics& d,
                 bool multi = false);
