@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from blisgen import (emit_cpp, emit_docs, emit_json, emit_jsonschema, emit_meson, emit_refusals,  # noqa: E402
+from blisgen import (emit_cpp, emit_docs, emit_json, emit_jsonschema, emit_meson, emit_refusals, lints,  # noqa: E402
                      emit_schema_cpp, emit_schema_docs, versions)
 from blisgen.registry import list_record_files, load_registry  # noqa: E402
 from blisgen.render import write_if_changed  # noqa: E402
@@ -88,7 +88,7 @@ def main(argv: list[str]) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
     for name in ("validate", "refresh", "check-fresh", "emit-cpp", "meson-checks", "list-records",
                  "emit-versions", "check-toolchain", "version", "validate-doc", "schema-outputs",
-                 "emit-schemas", "list-schema-inputs", "emit-schema-cases"):
+                 "emit-schemas", "list-schema-inputs", "emit-schema-cases", "emit-lints", "lint-sources"):
         sp = sub.add_parser(name)
         sp.add_argument("--root", required=True, help="the repository root (invariants/, schemas/)")
         sp.add_argument("--exes", help="comma-separated executables the build makes")
@@ -98,7 +98,7 @@ def main(argv: list[str]) -> int:
             sp.add_argument("--cxx", required=True)
             sp.add_argument("--meson", required=True)
             sp.add_argument("--llvm")
-        if name in ("emit-cpp", "meson-checks", "emit-versions", "emit-schemas", "emit-schema-cases"):
+        if name in ("emit-cpp", "meson-checks", "emit-versions", "emit-schemas", "emit-schema-cases", "emit-lints"):
             sp.add_argument("-o", "--output", required=True)
         if name == "validate":
             sp.add_argument("--only", nargs="*", help="validate just these IDs (skips the completeness check)")
@@ -177,6 +177,10 @@ def main(argv: list[str]) -> int:
             print(f"blis-gen: {len(committed_outputs(records, root))} committed outputs are fresh")
         elif a.cmd == "emit-cpp":
             write_if_changed(a.output, emit_cpp.emit(records))
+        elif a.cmd == "emit-lints":
+            write_if_changed(a.output, lints.emit_cpp(lints.specs(records, root)[0]))
+        elif a.cmd == "lint-sources":
+            print("\n".join(lints.sources(lints.specs(records, root)[0])))
         elif a.cmd == "meson-checks":
             text = emit_meson.emit(records)
             if a.output == "-":

@@ -1,7 +1,7 @@
 """The Meson registration of every ci check and its known-bad run (read by meson.build at configure time).
 
 One line per ci check, tab-separated: id, check name, suite, meson test name, known-bad path, expected
-text ('-' when none), the real run's input, runner (meson or script), then the command's arguments joined by '|'. Meson 1.0 has no JSON reader;
+text ('-' when none), the real run's input, runner (meson, script, shared or lint), then the command's arguments joined by '|'. Meson 1.0 has no JSON reader;
 this flat form is what its string methods can split.
 """
 from __future__ import annotations

@@ -24,6 +24,7 @@ class Check:
     expect: str | None
     runner: str
     in_build: bool
+    lint: dict | None = None  # {scope: [...], allow: [{path, why}]} on the check that declares a lint
 
 
 @dataclasses.dataclass
@@ -112,7 +113,8 @@ def _record_from(value: Value, path: str, root: str, exes: set[str] | None, erro
             command=cmd, input=_opt(cv, "input", "."), known_bad=_opt(cv, "known_bad"),
             expect=_opt(cv, "expect"), runner=_opt(cv, "runner", "meson"),
             in_build=_command_in_build(cmd, root, exes)
-            and (_opt(cv, "runner", "meson") == "meson" or os.path.isfile(os.path.join(root, cv["target"].v)))))
+            and (_opt(cv, "runner", "meson") in ("meson", "lint") or os.path.isfile(os.path.join(root, cv["target"].v))),
+            lint=_opt(cv, "lint")))
     return Record(
         id=r["id"].v, family=r["family"].v, title=r["title"].v, section=r["section"].v,
         statement=" ".join(r["statement"].v.split()), applies_to=r["applies_to"].plain(),
@@ -233,6 +235,9 @@ def load_registry(root: str, exes: set[str] | None = None, only: list[str] | Non
             if ident not in seen:
                 errors.append(f"invariants/{ident}.yaml: missing: the design defines {ident} and every "
                               f"identifier needs a record")
+    if not only and not errors:
+        from . import lints  # the lint declarations span records: checked once all are read
+        errors.extend(lints.specs(records, root)[1])
     if errors:
         raise GenError("\n".join(errors))
     return sorted(records, key=lambda r: r.sort_key)

@@ -119,7 +119,7 @@ class Builder : public YAML::EventHandler {
       parent.key = std::move(n);
       parent.pending_key = true;
     } else {
-      parent.node.entries.emplace_back(std::move(parent.key), std::move(n));
+      parent.node.entries.push_back(Entry{std::move(parent.key), std::move(n)});
       parent.key = Node{};
       parent.pending_key = false;
     }

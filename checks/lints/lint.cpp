@@ -1,0 +1,101 @@
+#include "lint.h"
+
+#include <clang/Basic/SourceManager.h>
+
+#include <system_error>
+
+namespace blis::lint {
+
+namespace fs = std::filesystem;
+
+std::string Finding::text() const {
+  return path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + message + " [" + lint + "; " +
+         record + "]";
+}
+
+namespace {
+fs::path canonical_or_self(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal() : c;
+}
+
+// The path of `p` relative to `base` when p lies under base, else "".
+std::string relative_under(const fs::path& p, const fs::path& base) {
+  if (base.empty()) return "";
+  fs::path rel = p.lexically_relative(base);
+  if (rel.empty()) return "";
+  std::string s = rel.generic_string();
+  if (s == "." || s.starts_with("../") || s == "..") return "";
+  return s;
+}
+}  // namespace
+
+Context::Context(fs::path root, fs::path build)
+    : root_(canonical_or_self(root)), build_(canonical_or_self(build)) {}
+
+void Context::pretend(const fs::path& real, std::string repo_path) {
+  pretend_[canonical_or_self(real).string()] = std::move(repo_path);
+}
+
+std::string Context::repo_path(const fs::path& file) const {
+  fs::path c = canonical_or_self(file);
+  if (auto it = pretend_.find(c.string()); it != pretend_.end()) return it->second;
+  if (!fixture_root_.empty()) {
+    // Inside a fixture run only the fixture's own files are the "repository".
+    return relative_under(c, canonical_or_self(fixture_root_));
+  }
+  return relative_under(c, root_);
+}
+
+std::string Context::repo_path(const clang::SourceManager& sm, clang::SourceLocation loc) const {
+  if (loc.isInvalid()) return "";
+  clang::SourceLocation file_loc = sm.getFileLoc(loc);
+  clang::FileID id = sm.getFileID(file_loc);
+  auto entry = sm.getFileEntryRefForID(id);
+  if (!entry) return "";
+  llvm::StringRef real = entry->getFileEntry().tryGetRealPathName();
+  return repo_path(fs::path(real.empty() ? entry->getName().str() : real.str()));
+}
+
+bool Context::under(const std::string& repo_path, const std::string& entry) {
+  if (entry.ends_with('/')) return repo_path.starts_with(entry);
+  return repo_path == entry;
+}
+
+bool Context::in_scope(const LintSpec& spec, const std::string& repo_path) {
+  if (repo_path.empty()) return false;
+  bool in = false;
+  for (const auto& s : spec.scope) in = in || under(repo_path, s);
+  if (!in) return false;
+  for (const auto& a : spec.allow)
+    if (under(repo_path, a.path)) return false;
+  return true;
+}
+
+void Context::report(const LintSpec& spec, const std::string& repo_path, unsigned line, unsigned col,
+                     std::string message) {
+  if (!in_scope(spec, repo_path)) return;
+  findings_.insert(Finding{repo_path, line, col, std::move(message), spec.name, spec.record});
+}
+
+void Context::report(const LintSpec& spec, const clang::SourceManager& sm, clang::SourceLocation loc,
+                     std::string message) {
+  std::string path = repo_path(sm, loc);
+  if (path.empty()) return;
+  clang::SourceLocation file_loc = sm.getFileLoc(loc);
+  clang::PresumedLoc p = sm.getPresumedLoc(file_loc, /*UseLineDirectives=*/false);
+  if (p.isInvalid()) return;
+  report(spec, path, p.getLine(), p.getColumn(), std::move(message));
+}
+
+std::map<std::string, Factory>& lint_factories() {
+  static std::map<std::string, Factory> factories;
+  return factories;
+}
+
+bool register_lint(const char* name, Factory factory) {
+  return lint_factories().emplace(name, factory).second;
+}
+
+}  // namespace blis::lint
