@@ -1,0 +1,40 @@
+// The engine-word list (X2, X19): invariants/engine-words.txt, read once, matched against identifiers,
+// string literals, keys and script tokens.
+//
+// File format: one entry per line; `#` starts a comment; blank lines are ignored. An entry is a word
+// (engine name, engine-only setting name, engine version string, upstream source-path fragment).
+// Matching is per token (a maximal run of letters, digits, '_', '-', '.', '/'): the token and the entry are
+// compared case-insensitively with '_' and '-' removed, so `max_num_seqs`, `maxNumSeqs` and
+// `max-num-seqs` are one word; an entry matches when it is a part of the token that starts and ends at a
+// part boundary (a '_', '-', '.', '/', a lower-to-upper case change, or the token's ends).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blis::lint {
+
+struct WordMatch {
+  size_t offset = 0;  // byte offset of the token in the text searched
+  size_t length = 0;  // the token's length
+  std::string word;   // the list entry that matched
+};
+
+class EngineWords {
+ public:
+  // Reads the list; errors name the file and line (an empty or duplicate entry, a bad character).
+  static EngineWords load(const std::filesystem::path& file, std::vector<std::string>& errors);
+  static EngineWords from_words(std::vector<std::string> words);
+
+  // Every token of `text` that holds a listed word, in text order (one match per token).
+  std::vector<WordMatch> find(std::string_view text) const;
+  const std::vector<std::string>& words() const { return words_; }
+
+ private:
+  std::vector<std::string> words_;  // as written
+  std::vector<std::string> keys_;   // lower case, without '_' and '-'
+};
+
+}  // namespace blis::lint
