@@ -1,6 +1,7 @@
 #include "lint.h"
 
 #include <clang/Basic/SourceManager.h>
+#include <fnmatch.h>
 
 #include <system_error>
 
@@ -59,6 +60,24 @@ std::string Context::repo_path(const clang::SourceManager& sm, clang::SourceLoca
 }
 
 bool Context::under(const std::string& repo_path, const std::string& entry) {
+  if (entry.find('*') != std::string::npos) {
+    // A '*' stands for one path component (engines/*/lowering/): compare component by component.
+    std::vector<std::string> want, have;
+    auto split = [](const std::string& s, std::vector<std::string>& out) {
+      size_t start = 0;
+      for (size_t slash; (slash = s.find('/', start)) != std::string::npos; start = slash + 1)
+        out.push_back(s.substr(start, slash - start));
+      out.push_back(s.substr(start));
+    };
+    split(entry, want);
+    split(repo_path, have);
+    bool dir = entry.ends_with('/');
+    if (dir) want.pop_back();  // the empty component after the trailing '/'
+    if (dir ? have.size() <= want.size() : have.size() != want.size()) return false;
+    for (size_t i = 0; i < want.size(); ++i)
+      if (fnmatch(want[i].c_str(), have[i].c_str(), 0) != 0) return false;
+    return true;
+  }
   if (entry.ends_with('/')) return repo_path.starts_with(entry);
   return repo_path == entry;
 }

@@ -22,7 +22,7 @@ namespace blis::lint {
 
 // A path the lint tolerates inside its scope, and why (declared in the record).
 struct Allowance {
-  std::string path;  // repository-relative file, or directory ending in '/'
+  std::string path;  // repository-relative file, or directory ending in '/' ('*': one component)
   std::string why;
 };
 
@@ -30,7 +30,8 @@ struct Allowance {
 struct LintSpec {
   std::string name;    // blis-no-clock
   std::string record;  // the defining record, e.g. X6
-  std::vector<std::string> scope;  // repository-relative directories (ending in '/') or files
+  // Repository-relative directories (ending in '/') or files; '*' matches one path component.
+  std::vector<std::string> scope;
   std::vector<Allowance> allow;
   std::string fixture;  // the known-bad input: checks/lints/test/<stem>.<ext> (or a directory)
 };
