@@ -1,4 +1,4 @@
-#include "engine_words.h"
+#include "word_list.h"
 
 #include <algorithm>
 #include <cctype>
