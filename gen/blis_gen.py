@@ -11,8 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from blisgen import (emit_cpp, emit_docs, emit_json, emit_jsonschema, emit_meson, emit_refusals, lints,  # noqa: E402
-                     emit_schema_cpp, emit_schema_docs, versions)
+from blisgen import (emit_cpp, emit_docs, emit_json, emit_jsonschema, emit_lint_docs, emit_meson,  # noqa: E402
+                     emit_refusals, emit_schema_cpp, emit_schema_docs, lints, versions)
 from blisgen.registry import list_record_files, load_registry  # noqa: E402
 from blisgen.render import write_if_changed  # noqa: E402
 from blisgen.schema import Schema, load_schemas  # noqa: E402
@@ -27,6 +27,7 @@ def committed_outputs(records, root: str) -> dict[str, str]:
     schemas = load_schemas(os.path.join(root, "schemas"))
     out.update(emit_jsonschema.emit_all(schemas))
     out["docs/schemas.md"] = emit_schema_docs.emit(schemas)
+    out["docs/lints.md"] = emit_lint_docs.emit(records, root)
     return dict(sorted(out.items()))
 
 
