@@ -35,6 +35,9 @@ std::string relative_under(const fs::path& p, const fs::path& base) {
 Context::Context(fs::path root, fs::path build)
     : root_(canonical_or_self(root)), build_(canonical_or_self(build)) {}
 
+// Canonical, because the tool changes directory per unit: a relative fixture path would match nothing.
+void Context::set_fixture_root(const fs::path& dir) { fixture_root_ = canonical_or_self(fs::absolute(dir)); }
+
 void Context::pretend(const fs::path& real, std::string repo_path) {
   pretend_[canonical_or_self(real).string()] = std::move(repo_path);
 }

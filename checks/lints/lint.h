@@ -60,7 +60,7 @@ class Context {
   // fixture directory), so the lint's scope applies to it as it would to that path.
   void pretend(const std::filesystem::path& real, std::string repo_path);
   // Paths inside a fixture directory resolve against it instead of the repository root.
-  void set_fixture_root(std::filesystem::path dir) { fixture_root_ = std::move(dir); }
+  void set_fixture_root(const std::filesystem::path& dir);
 
   // The repository-relative path of a file; "" outside the repository (system and library headers).
   std::string repo_path(const std::filesystem::path& file) const;

@@ -13,10 +13,11 @@ bool token_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '/';
 }
 
-// The token's parts in normalized form, with where each normalized character came from. A part boundary
-// sits at a separator or at a lower-to-upper case change (maxNumSeqs -> max|Num|Seqs).
+// The token's parts in normalized form. A part boundary sits at a separator, at a lower-to-upper case
+// change (maxNumSeqs -> max|Num|Seqs) or between letters and digits (v0 -> v|0). '_' and '-' are dropped;
+// '.' and '/' stay, each a part of its own.
 struct Normalized {
-  std::string text;                // lower case, separators removed
+  std::string text;                // lower case, '_' and '-' removed
   std::vector<bool> starts_part;   // starts_part[i]: text[i] begins a part
 };
 
@@ -25,7 +26,14 @@ Normalized normalize(std::string_view token) {
   bool boundary = true;
   char prev = 0;
   for (char c : token) {
-    if (c == '_' || c == '-' || c == '.' || c == '/') {
+    if (c == '_' || c == '-') {  // spelling variants: max_num_seqs, max-num-seqs, maxNumSeqs
+      boundary = true;
+      prev = c;
+      continue;
+    }
+    if (c == '.' || c == '/') {  // kept: they carry meaning in versions and paths (0.5.18 is no date 05-18)
+      n.starts_part.push_back(true);
+      n.text.push_back(c);
       boundary = true;
       prev = c;
       continue;

@@ -4,9 +4,10 @@
 // File format: one entry per line; `#` starts a comment; blank lines are ignored. An entry is a word
 // (engine name, engine-only setting name, engine version string, upstream source-path fragment).
 // Matching is per token (a maximal run of letters, digits, '_', '-', '.', '/'): the token and the entry are
-// compared case-insensitively with '_' and '-' removed, so `max_num_seqs`, `maxNumSeqs` and
-// `max-num-seqs` are one word; an entry matches when it is a part of the token that starts and ends at a
-// part boundary (a '_', '-', '.', '/', a lower-to-upper case change, or the token's ends).
+// compared case-insensitively with '_' and '-' removed ('.' and '/' are kept and must match), so
+// `max_num_seqs`, `maxNumSeqs` and `max-num-seqs` are one word and `0.5.18` is not the date `05-18`; an
+// entry matches when it is a run of the token's parts: it starts and ends at a part boundary (a separator,
+// a lower-to-upper case change, a change between letters and digits, or the token's ends).
 #pragma once
 
 #include <filesystem>

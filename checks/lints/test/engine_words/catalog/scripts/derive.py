@@ -1,0 +1,1 @@
+engine = "vllm"  # near-miss: Python belongs to the scripts lint

@@ -1,0 +1,3 @@
+namespace cost::test {
+const char* engine = "vllm";   // near-miss: tests may name engines
+}

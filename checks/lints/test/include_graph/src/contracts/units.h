@@ -1,0 +1,2 @@
+#pragma once
+namespace contracts { using Bytes = long long; }

@@ -1,0 +1,2 @@
+#pragma once
+#include "data/loader.h"               // near-miss: search reads data
