@@ -9,6 +9,9 @@
 // comments; tests (any path with a test/ or tests/ component); Python (the scripts lint reads it) and prose
 // (Markdown).
 //
+// The pinned engine releases and commits are engine words too; they are read from versions.yaml (the one
+// place X23 lets a version be written), never restated in the list.
+//
 // The count per scope directory is a ratchet that may only fall (invariants/engine-words-ratchet.txt, a
 // text file because every invariants/*.yaml is a record:
 // `<directory>: <allowed count>`, a missing entry is 0): every occurrence in a directory over its ratchet
@@ -50,6 +53,7 @@ class EngineWordsLint : public Lint, public clang::ast_matchers::MatchFinder::Ma
   };
 
   void load_words(Context& ctx);
+  std::vector<std::string> pinned_versions(const Context& ctx, const EngineWords& listed);
   // The engine words of `text` that no allowance covers, as (offset, word).
   std::vector<std::pair<size_t, std::string>> words_in(std::string_view text) const;
   void add(const std::string& path, unsigned line, unsigned col, const std::string& word, const char* where);

@@ -61,6 +61,8 @@ class Context {
   void pretend(const std::filesystem::path& real, std::string repo_path);
   // Paths inside a fixture directory resolve against it instead of the repository root.
   void set_fixture_root(const std::filesystem::path& dir);
+  // The fixture directory of a fixture run ("" otherwise): it stands for the repository root.
+  const std::filesystem::path& fixture_root() const { return fixture_root_; }
 
   // The repository-relative path of a file; "" outside the repository (system and library headers).
   std::string repo_path(const std::filesystem::path& file) const;

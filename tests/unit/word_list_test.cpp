@@ -36,11 +36,11 @@ TEST(WordList, MatchesWholePartsOnly) {
 }
 
 TEST(WordList, VersionsKeepTheirDots) {
-  auto w = EngineWords::from_words({"0.5.18"});
-  EXPECT_EQ(hits(w, "v0.5.18"), V{"0.5.18@v0.5.18"});
-  EXPECT_EQ(hits(w, "sglang==0.5.18"), V{"0.5.18@0.5.18"});
-  EXPECT_TRUE(hits(w, "2026-05-18").empty());  // a date, not the version
-  EXPECT_TRUE(hits(w, "10.5.18").empty());
+  auto w = EngineWords::from_words({"0.6.19"});
+  EXPECT_EQ(hits(w, "v0.6.19"), V{"0.6.19@v0.6.19"});
+  EXPECT_EQ(hits(w, "sglang==0.6.19"), V{"0.6.19@0.6.19"});
+  EXPECT_TRUE(hits(w, "2026-06-19").empty());  // a date, not the version
+  EXPECT_TRUE(hits(w, "10.6.19").empty());
   EXPECT_TRUE(hits(w, "0518").empty());
 }
 
