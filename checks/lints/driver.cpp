@@ -139,8 +139,9 @@ void Driver::finish() {
 bool Driver::unit_in_any_scope(const std::string& repo_path) const {
   if (repo_path.empty()) return false;
   for (const auto& l : lints_)
-    for (const auto& s : l->spec().scope)
-      if (Context::under(repo_path, s)) return true;
+    if (l->reads_units())
+      for (const auto& s : l->spec().scope)
+        if (Context::under(repo_path, s)) return true;
   return false;
 }
 

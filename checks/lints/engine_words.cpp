@@ -7,9 +7,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
-#include <fstream>
-#include <regex>
 #include <sstream>
 
 namespace blis::lint {
@@ -20,7 +17,6 @@ namespace {
 
 constexpr const char* kWordList = "invariants/engine-words.txt";
 constexpr const char* kRatchet = "invariants/engine-words-ratchet.txt";
-constexpr const char* kVersions = "versions.yaml";
 
 // INTERFACES.md "Lint allowances": the engines' own kernel libraries (design §6.2) are not engine words.
 // '-' here stands for '-' or '_'.
@@ -95,48 +91,12 @@ size_t key_end(std::string_view s) {
 
 }  // namespace
 
-// X23 lets only versions.yaml state a version, so the pinned engine releases and commits, engine words
-// too, are read from there: each `upstreams:` entry whose key is a listed word (vllm, sglang) adds its
-// release and commit. A fixture directory with its own versions.yaml stands in for the repository's.
-std::vector<std::string> EngineWordsLint::pinned_versions(const Context& ctx, const EngineWords& listed) {
-  std::filesystem::path file = ctx.root() / kVersions;
-  if (!ctx.fixture_root().empty() && std::filesystem::exists(ctx.fixture_root() / kVersions))
-    file = ctx.fixture_root() / kVersions;
-  std::ifstream in(file);
-  if (!in) {
-    list_errors_.push_back(file.string() + ": cannot read the versions file");
-    return {};
-  }
-  static const std::regex entry(R"re(^  ([a-z0-9_]+): *\{ *release: *"([^"]+)", *commit: *"([0-9a-f]+)" *\} *$)re");
-  std::vector<std::string> out;
-  std::string line;
-  bool in_upstreams = false;
-  unsigned n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (!line.empty() && line[0] != ' ' && line[0] != '#') in_upstreams = line.starts_with("upstreams:");
-    if (!in_upstreams || line.starts_with("upstreams:") || trim(line).empty() || trim(line)[0] == '#') continue;
-    std::smatch m;
-    if (!std::regex_match(line, m, entry)) {
-      list_errors_.push_back(file.string() + ":" + std::to_string(n) +
-                             ": an upstreams entry this lint cannot read (name: {release: \"...\", commit: \"...\"})");
-      continue;
-    }
-    if (listed.find(m[1].str()).empty()) continue;  // not an engine (e.g. the router's upstream)
-    out.push_back(m[2].str());
-    out.push_back(m[3].str());
-  }
-  return out;
-}
-
 void EngineWordsLint::load_words(Context& ctx) {
   if (loaded_) return;
   loaded_ = true;
   ctx_ = &ctx;
-  EngineWords listed = EngineWords::load(ctx.root() / kWordList, list_errors_);
-  std::vector<std::string> all = listed.words();
-  for (auto& v : pinned_versions(ctx, listed)) all.push_back(std::move(v));
-  words_ = EngineWords::from_words(std::move(all));
+  words_ = EngineWords::load_with_pins(ctx.root() / kWordList, versions_file(ctx.root(), ctx.fixture_root()),
+                                       list_errors_);
 }
 
 void EngineWordsLint::add_matchers(MatchFinder& finder, Context& ctx) {

@@ -53,7 +53,6 @@ class EngineWordsLint : public Lint, public clang::ast_matchers::MatchFinder::Ma
   };
 
   void load_words(Context& ctx);
-  std::vector<std::string> pinned_versions(const Context& ctx, const EngineWords& listed);
   // The engine words of `text` that no allowance covers, as (offset, word).
   std::vector<std::pair<size_t, std::string>> words_in(std::string_view text) const;
   void add(const std::string& path, unsigned line, unsigned col, const std::string& word, const char* where);

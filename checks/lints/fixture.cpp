@@ -36,7 +36,7 @@ bool has_ext(const fs::path& p, std::initializer_list<const char*> exts) {
 
 // The comment marker for the file's language.
 const char* marker_for(const fs::path& p) {
-  return has_ext(p, {".py", ".yaml", ".yml", ".txt", ".toml"}) ? "#" : "//";
+  return has_ext(p, {".py", ".sh", ".yaml", ".yml", ".txt", ".toml"}) ? "#" : "//";
 }
 
 bool read_one(const fs::path& real, std::string default_repo_path, FixtureFile& out,

@@ -4,7 +4,7 @@
 //   auto t = std::chrono::steady_clock::now();  // expect: engine code reads the wall clock
 //   auto d = std::chrono::seconds(3);           // near-miss: a duration is not a clock read
 //
-// Python and YAML fixtures write `#` instead of `//`. Several findings on one line are separated by
+// Python, shell and YAML fixtures write `#` instead of `//`. Several findings on one line are separated by
 // ` || ` after `expect:`. A fixture must hold at least one expectation and one near-miss; every line
 // without `expect:` must stay silent.
 #pragma once

@@ -103,6 +103,9 @@ class Lint {
   virtual void begin_unit(clang::CompilerInstance& /*ci*/, Context& /*ctx*/) {}
   // Whole-run checks, after every unit and file (e.g. the include graph).
   virtual void finish(Context& /*ctx*/) {}
+  // Whether the lint reads translation units (matchers, preprocessor callbacks): a pass parses only the
+  // units in the scope of a lint that does. A file lint (scripts, data) says false.
+  virtual bool reads_units() const { return true; }
   // File lints: files that are not translation units (Python, YAML), under the lint's scope.
   virtual bool wants_file(const std::string& /*repo_path*/) const { return false; }
   virtual void scan_file(const std::string& /*repo_path*/, const std::string& /*text*/, Context& /*ctx*/) {}

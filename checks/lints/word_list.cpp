@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <regex>
 #include <set>
 
 namespace blis::lint {
@@ -94,6 +95,46 @@ EngineWords EngineWords::load(const std::filesystem::path& file, std::vector<std
     words.push_back(line);
   }
   return from_words(std::move(words));
+}
+
+std::filesystem::path versions_file(const std::filesystem::path& root, const std::filesystem::path& fixture_root) {
+  if (!fixture_root.empty() && std::filesystem::exists(fixture_root / "versions.yaml"))
+    return fixture_root / "versions.yaml";
+  return root / "versions.yaml";
+}
+
+EngineWords EngineWords::load_with_pins(const std::filesystem::path& list, const std::filesystem::path& versions,
+                                        std::vector<std::string>& errors) {
+  EngineWords listed = load(list, errors);
+  std::vector<std::string> all = listed.words();
+  std::ifstream in(versions);
+  if (!in) {
+    errors.push_back(versions.string() + ": cannot read the versions file");
+    return from_words(std::move(all));
+  }
+  static const std::regex entry(R"re(^  ([a-z0-9_]+): *\{ *release: *"([^"]+)", *commit: *"([0-9a-f]+)" *\} *$)re");
+  std::string line;
+  bool in_upstreams = false;
+  unsigned n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (!line.empty() && line[0] != ' ' && line[0] != '#') {
+      in_upstreams = line.starts_with("upstreams:");
+      continue;
+    }
+    size_t first = line.find_first_not_of(' ');
+    if (!in_upstreams || first == std::string::npos || line[first] == '#') continue;
+    std::smatch m;
+    if (!std::regex_match(line, m, entry)) {
+      errors.push_back(versions.string() + ":" + std::to_string(n) +
+                       ": an upstreams entry the engine-word lints cannot read (name: {release: \"...\", commit: \"...\"})");
+      continue;
+    }
+    if (listed.find(m[1].str()).empty()) continue;  // not an engine (e.g. the router's upstream)
+    all.push_back(m[2].str());
+    all.push_back(m[3].str());
+  }
+  return from_words(std::move(all));
 }
 
 std::vector<WordMatch> EngineWords::find(std::string_view text) const {

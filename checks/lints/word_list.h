@@ -23,11 +23,19 @@ struct WordMatch {
   std::string word;   // the list entry that matched
 };
 
+// The versions file a run reads: a fixture directory's own versions.yaml stands in for the repository's.
+std::filesystem::path versions_file(const std::filesystem::path& root, const std::filesystem::path& fixture_root);
+
 class EngineWords {
  public:
   // Reads the list; errors name the file and line (an empty or duplicate entry, a bad character).
   static EngineWords load(const std::filesystem::path& file, std::vector<std::string>& errors);
   static EngineWords from_words(std::vector<std::string> words);
+  // The list plus the pinned engine releases and commits, which are engine words too: X23 lets only the
+  // versions file state a version, so they are read from its `upstreams:` entries whose key is a listed
+  // word (vllm, sglang; the router's pin is not an engine's), never restated in the list.
+  static EngineWords load_with_pins(const std::filesystem::path& list, const std::filesystem::path& versions,
+                                    std::vector<std::string>& errors);
 
   // Every token of `text` that holds a listed word, in text order (one match per token).
   std::vector<WordMatch> find(std::string_view text) const;

@@ -31,7 +31,7 @@ def _messages(root: str, fixture: str) -> list[str]:
         except (OSError, UnicodeDecodeError):
             continue
         for line in lines:
-            mark = "#" if f.endswith((".py", ".yaml", ".yml", ".txt", ".toml")) else "//"
+            mark = "#" if f.endswith((".py", ".sh", ".yaml", ".yml", ".txt", ".toml")) else "//"
             c, e = line.find(mark), line.find("expect:")
             if c != -1 and e != -1 and c < e:
                 for m in line[e + len("expect:"):].split(" || "):

@@ -75,6 +75,26 @@ TEST(WordList, LoadReadsEntriesAndRefusesBadOnes) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(WordList, PinnedEngineVersionsComeFromTheVersionsFile) {
+  auto dir = std::filesystem::temp_directory_path() / "blis-word-list-pins";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "words.txt") << "vllm\nsglang\n";
+  std::ofstream(dir / "versions.yaml") << "project:\n  blis: \"9.9.9\"\nupstreams:\n"
+                                       << "  vllm: {release: \"0.28.2\", commit: \"c0ffee12\"}\n"
+                                       << "  llm_d_router: {release: \"0.11.3\", commit: \"fe98dc76\"}\n"
+                                       << "  sglang: {release: 0.6.19}\n";
+  std::vector<std::string> errors;
+  auto w = EngineWords::load_with_pins(dir / "words.txt", dir / "versions.yaml", errors);
+  EXPECT_EQ(w.words(), (V{"vllm", "sglang", "0.28.2", "c0ffee12"}));
+  EXPECT_TRUE(hits(w, "0.11.3 fe98dc76 9.9.9").empty());  // the router's pin and the project's own: no engine's
+  ASSERT_EQ(errors.size(), 1u);  // an entry it cannot read is refused, not skipped
+  EXPECT_NE(errors[0].find("versions.yaml:6: an upstreams entry"), std::string::npos) << errors[0];
+  // The fixture's own versions file stands in for the repository's only where it exists.
+  EXPECT_EQ(blis::lint::versions_file("/repo", dir), dir / "versions.yaml");
+  EXPECT_EQ(blis::lint::versions_file("/repo", ""), std::filesystem::path("/repo/versions.yaml"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(WordList, TheProjectListLoads) {
   std::vector<std::string> errors;
   auto w = EngineWords::load(std::filesystem::path(BLIS_SOURCE_ROOT) / "invariants" / "engine-words.txt", errors);

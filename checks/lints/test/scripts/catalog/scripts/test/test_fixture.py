@@ -1,0 +1,1 @@
+ENGINE = "vllm"  # near-miss: tests are exempt

@@ -1,0 +1,1 @@
+ENGINE = "vllm"  # expect: engine word 'vllm' in a script string
