@@ -1,4 +1,3 @@
-// lint-path: src/sim/workload_fixture.cpp
 // Fixture of blis-no-unnamed-random (X6, DEV-6, RTR-6): the C library's generators, the machine's entropy,
 // and engines seeded anywhere but the named-substream factory are flagged; drawing from an engine the
 // factory handed in, copying it and shaping its draws with a distribution are not.

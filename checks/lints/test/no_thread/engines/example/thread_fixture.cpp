@@ -1,4 +1,3 @@
-// lint-path: engines/example/thread_fixture.cpp
 // Fixture of blis-no-thread (X6, VLM-5, RTR-6): starting a thread, in any spelling, and blocking on one or
 // on real time are flagged; the simulator's own names, mutexes, atomics and durations are not.
 #include <pthread.h>
