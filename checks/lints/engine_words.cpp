@@ -22,19 +22,6 @@ constexpr const char* kRatchet = "invariants/engine-words-ratchet.txt";
 // '-' here stands for '-' or '_'.
 constexpr const char* kKernelLibraries[] = {"vllm-csrc", "sglang-kernel"};
 
-// Keys whose values (and everything nested under them) cite a data source: provenance, not engine words.
-const std::set<std::string>& citation_keys() {
-  static const std::set<std::string> keys = {
-      "source", "sources", "source_path", "cite", "cites", "citation", "citations", "url", "urls",
-      "quote", "title", "publisher", "repo", "derived_from", "provenance", "reference", "references", "doi"};
-  return keys;
-}
-
-bool in_tests(const std::string& path) {
-  return path.starts_with("test/") || path.starts_with("tests/") || path.find("/test/") != std::string::npos ||
-         path.find("/tests/") != std::string::npos;
-}
-
 std::string ext_of(const std::string& path) {
   size_t dot = path.rfind('.');
   size_t slash = path.rfind('/');
@@ -145,7 +132,7 @@ void EngineWordsLint::run(const MatchFinder::MatchResult& result) {
   const clang::SourceManager& sm = *result.SourceManager;
   auto place = [&](clang::SourceLocation loc, std::string& path, unsigned& line, unsigned& col) {
     path = ctx_->repo_path(sm, loc);
-    if (!Context::in_scope(spec(), path) || in_tests(path)) return false;
+    if (!Context::in_scope(spec(), path) || Context::in_tests(path)) return false;
     clang::PresumedLoc p = sm.getPresumedLoc(sm.getFileLoc(loc), /*UseLineDirectives=*/false);
     if (p.isInvalid()) return false;
     line = p.getLine();
@@ -168,7 +155,7 @@ void EngineWordsLint::run(const MatchFinder::MatchResult& result) {
 
 bool EngineWordsLint::wants_file(const std::string& repo_path) const {
   if (repo_path == kRatchet) return true;
-  if (!Context::in_scope(spec(), repo_path) || in_tests(repo_path)) return false;
+  if (!Context::in_scope(spec(), repo_path) || Context::in_tests(repo_path)) return false;
   std::string ext = ext_of(repo_path);
   return ext == "yaml" || ext == "yml" || ext == "json" || ext == "txt" || ext == "csv";
 }

@@ -85,6 +85,11 @@ bool Context::under(const std::string& repo_path, const std::string& entry) {
   return repo_path == entry;
 }
 
+bool Context::in_tests(const std::string& p) {
+  return p.starts_with("test/") || p.starts_with("tests/") || p.find("/test/") != std::string::npos ||
+         p.find("/tests/") != std::string::npos;
+}
+
 bool Context::in_scope(const LintSpec& spec, const std::string& repo_path) {
   if (repo_path.empty()) return false;
   bool in = false;

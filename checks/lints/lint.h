@@ -71,6 +71,8 @@ class Context {
   // Whether a repository path is in the lint's scope and not allowed by it.
   static bool in_scope(const LintSpec& spec, const std::string& repo_path);
   static bool under(const std::string& repo_path, const std::string& entry);
+  // Test code: a path with a test/ or tests/ component. Lints judge the code tests exercise, not tests.
+  static bool in_tests(const std::string& repo_path);
 
   // Records a finding if its place is in the lint's scope; out-of-scope places are not findings.
   void report(const LintSpec& spec, const std::string& repo_path, unsigned line, unsigned col,

@@ -15,19 +15,6 @@ namespace py = blis::pyread;
 
 constexpr const char* kWordList = "invariants/engine-words.txt";
 
-// Keys whose string values cite a data source (the citation keys of blis-engine-words).
-const std::set<std::string>& citation_keys() {
-  static const std::set<std::string> keys = {
-      "source", "sources", "source_path", "cite", "cites",        "citation",   "citations", "url",        "urls",
-      "quote",  "title",   "publisher",   "repo", "derived_from", "provenance", "reference", "references", "doi"};
-  return keys;
-}
-
-bool in_tests(const std::string& path) {
-  return path.starts_with("test/") || path.starts_with("tests/") || path.find("/test/") != std::string::npos ||
-         path.find("/tests/") != std::string::npos;
-}
-
 // A value written as it stands: a literal that is not None (None leaves the setting unstated).
 bool writes_value(const py::Value& v) { return v.literal() && v.kind != py::LiteralKind::kNone; }
 
@@ -54,7 +41,7 @@ std::string default_message(const std::string& word) { return "script writes an 
 }  // namespace
 
 bool ScriptsLint::wants_file(const std::string& repo_path) const {
-  if (!Context::in_scope(spec(), repo_path) || in_tests(repo_path)) return false;
+  if (!Context::in_scope(spec(), repo_path) || Context::in_tests(repo_path)) return false;
   return repo_path.ends_with(".py") || repo_path.ends_with(".sh");
 }
 

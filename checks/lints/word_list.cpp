@@ -97,6 +97,13 @@ EngineWords EngineWords::load(const std::filesystem::path& file, std::vector<std
   return from_words(std::move(words));
 }
 
+const std::set<std::string>& citation_keys() {
+  static const std::set<std::string> keys = {
+      "source", "sources", "source_path", "cite", "cites", "citation", "citations", "url", "urls",
+      "quote", "title", "publisher", "repo", "derived_from", "provenance", "reference", "references", "doi"};
+  return keys;
+}
+
 std::filesystem::path versions_file(const std::filesystem::path& root, const std::filesystem::path& fixture_root) {
   if (!fixture_root.empty() && std::filesystem::exists(fixture_root / "versions.yaml"))
     return fixture_root / "versions.yaml";

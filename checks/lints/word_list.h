@@ -11,6 +11,7 @@
 #pragma once
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,10 @@ struct WordMatch {
   size_t length = 0;  // the token's length
   std::string word;   // the list entry that matched
 };
+
+// INTERFACES.md "Lint allowances": keys whose values (and what is nested under them) cite a data source;
+// provenance, not engine words (source, cite, url, quote, title, ...).
+const std::set<std::string>& citation_keys();
 
 // The versions file a run reads: a fixture directory's own versions.yaml stands in for the repository's.
 std::filesystem::path versions_file(const std::filesystem::path& root, const std::filesystem::path& fixture_root);
