@@ -20,8 +20,8 @@ INT_UNITS = {"bytes", "tokens", "count"}  # counted in whole units; the rest are
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
 _ATTRS = {
-    "string": {"pattern", "max_length", "example"},
-    "text": {"max_length", "example"},
+    "string": {"pattern", "max_length", "example", "label"},
+    "text": {"max_length", "example", "label"},
     "bool": {"example"},
     "int": {"min", "max", "unit", "example"},
     "number": {"min", "max", "exclusive_min", "unit", "example"},
@@ -90,6 +90,8 @@ class Schema:
             if want_int != (t == "int"):
                 raise GenError(f"{self.path}: {where}: unit {spec['unit']} is {'an integer' if want_int else 'a real'} "
                                f"quantity: use type {'int' if want_int else 'number'}")
+        if "label" in spec and spec["label"] is not True:
+            raise GenError(f"{self.path}: {where}: label is true or absent (a documentation-only text, SUB-20)")
         if "pattern" in spec:
             re.compile(spec["pattern"])
         if t == "enum" and not spec.get("values"):
