@@ -86,6 +86,7 @@ int main(int argc, char** argv) {
   if (root.empty()) return usage("--root is required");
   if (input.empty()) return usage("no input");
   if (!fs::exists(input)) return usage("input " + input + " does not exist");
+  input = fs::absolute(input).lexically_normal().string();  // the tool changes directory per unit
   if (names.empty())
     for (const auto& s : lint_specs()) names.push_back(s.name);
   std::vector<std::unique_ptr<Lint>> lints;
