@@ -26,6 +26,8 @@ def _spec(schema: Schema, spec: dict, defs: dict) -> dict:
             out["pattern"] = _anchored(spec["pattern"])
         if "max_length" in spec:
             out["maxLength"] = spec["max_length"]
+        if spec.get("label"):
+            out["x-label"] = True  # documentation only: no decision may branch on it (SUB-20)
     elif t == "bool":
         out["type"] = "boolean"
     elif t in ("int", "number"):

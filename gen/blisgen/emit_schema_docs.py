@@ -24,6 +24,8 @@ def _rules(spec: dict) -> str:
         r.append("required")
     if spec.get("nullable"):
         r.append("nullable")
+    if spec.get("label"):
+        r.append("label: documentation only, never branched on (SUB-20)")
     for k, label in (("min", "≥"), ("max", "≤")):
         if k in spec:
             r.append(f"{'>' if k == 'min' and spec.get('exclusive_min') else label} {spec[k]}")
