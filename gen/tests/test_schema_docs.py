@@ -19,7 +19,9 @@ def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, GEN, *args], capture_output=True, text=True)
 
 
-class SchemaDocs(unittest.TestCase):
+class DemoSchemaRoot(unittest.TestCase):
+    """A copy of the demo schema tree to edit, per test (shared with test_schema_label)."""
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
         self.root = os.path.join(self.tmp, "root")
@@ -27,6 +29,17 @@ class SchemaDocs(unittest.TestCase):
 
     def tearDown(self):
         shutil.rmtree(self.tmp)
+
+    def edit(self, old: str, new: str) -> None:
+        path = os.path.join(self.root, "schemas", "docs", "demo.yaml")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn(old, text)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(old, new))
+
+
+class SchemaDocs(DemoSchemaRoot):
 
     def outputs(self) -> dict[str, str]:
         out_dir = os.path.join(self.tmp, "out")
@@ -43,14 +56,6 @@ class SchemaDocs(unittest.TestCase):
                 texts[f] = fh.read()
         texts.update(emit_jsonschema.emit_all(load_schemas(os.path.join(self.root, "schemas"))))
         return texts
-
-    def edit(self, old: str, new: str) -> None:
-        path = os.path.join(self.root, "schemas", "docs", "demo.yaml")
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        self.assertIn(old, text)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text.replace(old, new))
 
     def test_an_edit_regenerates_type_reader_validator_json_schema_and_cases(self):
         before = self.outputs()

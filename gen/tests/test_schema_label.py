@@ -4,38 +4,11 @@ fields only, and only as true."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-GEN = os.path.join(os.path.dirname(HERE), "blis_gen.py")
-FIXTURE = os.path.join(HERE, "fixtures", "docs")
+from .test_schema_docs import DemoSchemaRoot, run
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, GEN, *args], capture_output=True, text=True)
-
-
-class SchemaLabel(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp()
-        self.root = os.path.join(self.tmp, "root")
-        shutil.copytree(FIXTURE, self.root)
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
-
-    def edit(self, old: str, new: str) -> None:
-        path = os.path.join(self.root, "schemas", "docs", "demo.yaml")
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        self.assertIn(old, text)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text.replace(old, new))
-
+class SchemaLabel(DemoSchemaRoot):
     def header(self) -> str:
         out = os.path.join(self.tmp, "out")
         r = run("emit-schemas", "--root", self.root, "-o", out)
@@ -67,6 +40,3 @@ class SchemaLabel(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("label is true or absent", r.stderr)
 
-
-if __name__ == "__main__":
-    unittest.main()
