@@ -73,9 +73,7 @@ void FpContract::run(const MatchFinder::MatchResult& result) {
   if (message == kUnmarkedFma && marked(sm, loc)) return;
   // (b) judges the cost model and the engines only; (a) the whole scope.
   if (message == kLibm && !Context::under(path, "src/cost/") && !Context::under(path, "engines/")) return;
-  clang::PresumedLoc p = sm.getPresumedLoc(loc, /*UseLineDirectives=*/false);
-  if (p.isInvalid() || !seen_.emplace(path, p.getLine(), message).second) return;
-  report(*ctx_, sm, loc, message);
+  report_once_per_line(*ctx_, sm, loc, message);
 }
 
 }  // namespace blis::lint

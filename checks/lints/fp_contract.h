@@ -16,9 +16,7 @@
 //     fdim. The C++17 special functions (std::beta, std::riemann_zeta, ...) are not listed either.
 #pragma once
 
-#include <set>
 #include <string>
-#include <tuple>
 
 #include "lint.h"
 
@@ -32,7 +30,6 @@ class FpContract : public Lint, public clang::ast_matchers::MatchFinder::MatchCa
 
  private:
   Context* ctx_ = nullptr;
-  std::set<std::tuple<std::string, unsigned, std::string>> seen_;  // one finding per line and message
 };
 
 }  // namespace blis::lint

@@ -116,6 +116,15 @@ void Context::report(const LintSpec& spec, const clang::SourceManager& sm, clang
   report(spec, path, p.getLine(), p.getColumn(), std::move(message));
 }
 
+void Context::report_once_per_line(const LintSpec& spec, const clang::SourceManager& sm, clang::SourceLocation loc,
+                                   std::string message) {
+  std::string path = repo_path(sm, loc);
+  if (path.empty()) return;
+  clang::PresumedLoc p = sm.getPresumedLoc(sm.getFileLoc(loc), /*UseLineDirectives=*/false);
+  if (p.isInvalid() || !lines_.emplace(spec.name, path, p.getLine(), message).second) return;
+  report(spec, sm, loc, std::move(message));
+}
+
 std::map<std::string, Factory>& lint_factories() {
   static std::map<std::string, Factory> factories;
   return factories;

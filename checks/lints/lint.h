@@ -16,6 +16,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace blis::lint {
@@ -79,6 +80,10 @@ class Context {
               std::string message);
   void report(const LintSpec& spec, const clang::SourceManager& sm, clang::SourceLocation loc,
               std::string message);
+  // The same, but at most once per file line and message: one construct often matches several nodes
+  // (`std::thread t(f);` is a written type, a qualifier and a construction); the first match reports.
+  void report_once_per_line(const LintSpec& spec, const clang::SourceManager& sm, clang::SourceLocation loc,
+                            std::string message);
 
   const std::set<Finding>& findings() const { return findings_; }
 
@@ -88,6 +93,7 @@ class Context {
   std::filesystem::path fixture_root_;
   std::map<std::string, std::string> pretend_;  // real absolute path -> repository path
   std::set<Finding> findings_;                  // ordered: the output is the same bytes every run
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>> lines_;  // lint, path, line, message
 };
 
 class Lint {
@@ -115,6 +121,10 @@ class Lint {
   // Shorthand for the lint's own findings.
   void report(Context& ctx, const clang::SourceManager& sm, clang::SourceLocation loc, std::string msg) const {
     ctx.report(spec_, sm, loc, std::move(msg));
+  }
+  void report_once_per_line(Context& ctx, const clang::SourceManager& sm, clang::SourceLocation loc,
+                            std::string msg) const {
+    ctx.report_once_per_line(spec_, sm, loc, std::move(msg));
   }
 
  private:

@@ -82,11 +82,7 @@ void NoThread::run(const MatchFinder::MatchResult& result) {
 // One finding per line and message: a line like `std::thread t(f);` matches several nodes (the written
 // type, its qualifier, the construction).
 void NoThread::found(const clang::SourceManager& sm, clang::SourceLocation loc, const char* message) {
-  std::string path = ctx_->repo_path(sm, loc);
-  if (path.empty()) return;
-  clang::PresumedLoc p = sm.getPresumedLoc(sm.getFileLoc(loc), /*UseLineDirectives=*/false);
-  if (p.isInvalid() || !seen_.emplace(path, p.getLine(), message).second) return;
-  report(*ctx_, sm, loc, message);
+  report_once_per_line(*ctx_, sm, loc, message);
 }
 
 }  // namespace blis::lint

@@ -16,9 +16,7 @@
 // The allowed site (the replication runner, INTERFACES.md) is declared in X6's record.
 #pragma once
 
-#include <set>
 #include <string>
-#include <tuple>
 
 #include "lint.h"
 
@@ -35,7 +33,6 @@ class NoThread : public Lint, public clang::ast_matchers::MatchFinder::MatchCall
 
  private:
   Context* ctx_ = nullptr;
-  std::set<std::tuple<std::string, unsigned, std::string>> seen_;  // one finding per line and message
 };
 
 }  // namespace blis::lint

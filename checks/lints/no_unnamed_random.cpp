@@ -48,12 +48,8 @@ void NoUnnamedRandom::run(const MatchFinder::MatchResult& result) {
           if (!init->isWritten() && init->getMember() && init->getInit()->IgnoreImplicit() == c)
             loc = init->getMember()->getLocation();
   if (const auto* tl = result.Nodes.getNodeAs<clang::TypeLoc>("type")) loc = tl->getBeginLoc();
-  std::string path = ctx_->repo_path(sm, loc);
-  if (path.empty()) return;
   // One finding per line: `std::mt19937 e{std::random_device{}()};` matches three nodes.
-  clang::PresumedLoc p = sm.getPresumedLoc(sm.getFileLoc(loc), /*UseLineDirectives=*/false);
-  if (p.isInvalid() || !seen_.emplace(path, p.getLine()).second) return;
-  report(*ctx_, sm, loc, "randomness outside a named substream");
+  report_once_per_line(*ctx_, sm, loc, "randomness outside a named substream");
 }
 
 }  // namespace blis::lint

@@ -12,9 +12,7 @@
 // The allowed site is the named-substream factory, src/sim/rng/substreams.{h,cpp} (X6's record).
 #pragma once
 
-#include <set>
 #include <string>
-#include <tuple>
 
 #include "lint.h"
 
@@ -28,7 +26,6 @@ class NoUnnamedRandom : public Lint, public clang::ast_matchers::MatchFinder::Ma
 
  private:
   Context* ctx_ = nullptr;
-  std::set<std::tuple<std::string, unsigned>> seen_;  // (path, line): one finding per line
 };
 
 }  // namespace blis::lint

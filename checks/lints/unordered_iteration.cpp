@@ -124,12 +124,8 @@ void UnorderedIteration::run(const MatchFinder::MatchResult& result) {
 }
 
 void UnorderedIteration::found(const clang::SourceManager& sm, clang::SourceLocation loc) {
-  std::string path = ctx_->repo_path(sm, loc);
-  if (path.empty()) return;
   // One finding per line: `for (auto it = m.begin(); it != m.end(); ++it)` matches twice.
-  clang::PresumedLoc p = sm.getPresumedLoc(sm.getFileLoc(loc), /*UseLineDirectives=*/false);
-  if (p.isInvalid() || !seen_.emplace(path, p.getLine()).second) return;
-  report(*ctx_, sm, loc, "iteration over an unordered container follows hash order");
+  report_once_per_line(*ctx_, sm, loc, "iteration over an unordered container follows hash order");
 }
 
 }  // namespace blis::lint

@@ -24,9 +24,7 @@
 // write it over an ordered container.
 #pragma once
 
-#include <set>
 #include <string>
-#include <tuple>
 
 #include "lint.h"
 
@@ -41,7 +39,6 @@ class UnorderedIteration : public Lint, public clang::ast_matchers::MatchFinder:
  private:
   void found(const clang::SourceManager& sm, clang::SourceLocation loc);
   Context* ctx_ = nullptr;
-  std::set<std::tuple<std::string, unsigned>> seen_;  // (path, line): one finding per line
 };
 
 }  // namespace blis::lint
