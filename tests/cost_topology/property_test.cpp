@@ -25,6 +25,7 @@
 namespace blis::cost {
 namespace {
 
+using testing::ScenarioSpec;
 using units::Bytes;
 using units::BytesPerRank;
 
@@ -45,7 +46,7 @@ CollectiveDemand ring_without_wraparound(const Topology& t, Collective c, const 
 DemandFn g_demand = &collective_demand;
 
 struct Case {
-  ClusterSpec cluster;
+  ScenarioSpec cluster;
   Collective kind = Collective::all_reduce;
   std::vector<std::int64_t> ranks;
   std::int64_t bytes = 0;
@@ -63,7 +64,7 @@ T one_of(const std::vector<T>& xs) {
 
 Case random_case() {
   Case k;
-  ClusterSpec& c = k.cluster;
+  ScenarioSpec& c = k.cluster;
   c.chip = one_of<std::string>({"H100-SXM", "L40S", "GB200-NVL72", "GB300-NVL72"});
   std::int64_t per_node = 4;
   if (c.chip == "H100-SXM" || c.chip == "L40S") {
@@ -99,7 +100,7 @@ Case random_case() {
   std::vector<std::int64_t> pool;
   for (std::int64_t r = lo; r < hi; ++r) pool.push_back(r);
   k.kind = one_of<Collective>({Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
-                                Collective::all_to_all, Collective::send_recv});
+                               Collective::all_to_all, Collective::send_recv});
   const std::int64_t size = static_cast<std::int64_t>(pool.size());
   std::int64_t n = k.kind == Collective::send_recv ? 2 : pick(1, std::min<std::int64_t>(size, 12) + 1);
   RC_PRE(n <= size);
@@ -143,7 +144,7 @@ CollectiveDemand run(const Topology& t, const Case& k) { return g_demand(t, k.ki
 
 RC_GTEST_PROP(CostPathProperty, NicAndUplinkDemandIsExactlyTheCrossingEdges, ()) {
   const Case k = random_case();
-  const Topology t = Topology::build(k.cluster, testing::catalog());
+  const Topology t = testing::build(k.cluster);
   const CollectiveDemand d = run(t, k);
   std::int64_t crossing = 0;
   std::int64_t crossing_groups = 0;
@@ -182,7 +183,7 @@ RC_GTEST_PROP(CostPathProperty, NicAndUplinkDemandIsExactlyTheCrossingEdges, ())
 
 RC_GTEST_PROP(CostPathProperty, DemandNeverFallsWhenTheMessageGrows, ()) {
   Case k = random_case();
-  const Topology t = Topology::build(k.cluster, testing::catalog());
+  const Topology t = testing::build(k.cluster);
   const CollectiveDemand small = run(t, k);
   k.bytes += pick(0, std::int64_t{1} << 30);
   const CollectiveDemand large = run(t, k);
@@ -196,11 +197,10 @@ RC_GTEST_PROP(CostPathProperty, DemandNeverFallsWhenTheMessageGrows, ()) {
 
 RC_GTEST_PROP(CostPathProperty, BottleneckTimeNeverShrinksAsOversubscriptionGrows, ()) {
   Case k = random_case();
-  const auto which = static_cast<std::size_t>(
-      pick(0, static_cast<std::int64_t>(k.cluster.switch_groups->size())));
-  const CollectiveDemand before = run(Topology::build(k.cluster, testing::catalog()), k);
+  const auto which = static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(k.cluster.switch_groups->size())));
+  const CollectiveDemand before = run(testing::build(k.cluster), k);
   (*k.cluster.switch_groups)[which].uplink_oversubscription *= one_of<double>({1.0, 1.25, 2.0, 16.0});
-  const CollectiveDemand after = run(Topology::build(k.cluster, testing::catalog()), k);
+  const CollectiveDemand after = run(testing::build(k.cluster), k);
   RC_ASSERT(before.links.bytes == after.links.bytes);
   RC_ASSERT(before.bottleneck.has_value() == after.bottleneck.has_value());
   if (before.bottleneck && after.bottleneck->time < before.bottleneck->time)
@@ -210,8 +210,8 @@ RC_GTEST_PROP(CostPathProperty, BottleneckTimeNeverShrinksAsOversubscriptionGrow
 
 RC_GTEST_PROP(CostPathProperty, SameInputsGiveTheSameBytesInTheSameOrder, ()) {
   const Case k = random_case();
-  const CollectiveDemand a = run(Topology::build(k.cluster, testing::catalog()), k);
-  const CollectiveDemand b = run(Topology::build(k.cluster, testing::catalog()), k);
+  const CollectiveDemand a = run(testing::build(k.cluster), k);
+  const CollectiveDemand b = run(testing::build(k.cluster), k);
   using Ordered = std::vector<std::pair<std::string, Bytes>>;
   const Ordered first(a.links.bytes.begin(), a.links.bytes.end());
   const Ordered second(b.links.bytes.begin(), b.links.bytes.end());

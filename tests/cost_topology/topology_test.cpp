@@ -11,17 +11,20 @@
 namespace blis::cost {
 namespace {
 
+using testing::build;
 using testing::catalog;
 using testing::group;
 using testing::iota;
+using testing::ScenarioSpec;
+using testing::StorageAt;
 using units::Bytes;
 using units::BytesPerRank;
 using units::BytesPerS;
 using Links = std::vector<std::string>;
 
 // Two H100-SXM nodes of 8 GPUs on InfiniBand NDR (50e9 B/s a port), each node under its own leaf.
-ClusterSpec h100(double oversubscription = 2.0) {
-  ClusterSpec c;
+ScenarioSpec h100(double oversubscription = 2.0) {
+  ScenarioSpec c;
   c.chip = "H100-SXM";
   c.nodes = 2;
   c.gpus_per_node = 8;
@@ -31,8 +34,8 @@ ClusterSpec h100(double oversubscription = 2.0) {
 }
 
 // Two GB200-NVL72 racks (36 trays of 4 GPUs) on InfiniBand XDR, one switch group per rack.
-ClusterSpec gb200() {
-  ClusterSpec c;
+ScenarioSpec gb200() {
+  ScenarioSpec c;
   c.chip = "GB200-NVL72";
   c.nodes = 36;
   c.fabric = "InfiniBand-XDR";
@@ -41,8 +44,8 @@ ClusterSpec gb200() {
 }
 
 // Two L40S nodes of 4 GPUs (no NVLink) on RoCE 400GbE under one switch.
-ClusterSpec l40s() {
-  ClusterSpec c;
+ScenarioSpec l40s() {
+  ScenarioSpec c;
   c.chip = "L40S";
   c.nodes = 2;
   c.gpus_per_node = 4;
@@ -52,7 +55,7 @@ ClusterSpec l40s() {
 }
 
 TEST(TopologyH100, PathsInsideTheNodeUseNvlinkAndAcrossNodesTheNicsAndUplinks) {
-  const Topology t = Topology::build(h100(), catalog());
+  const Topology t = build(h100());
   EXPECT_EQ(t.path(0, 5), (Links{"node0/gpu0/nvlink/tx", "node0/gpu5/nvlink/rx"}));
   EXPECT_EQ(t.path(3, 12), (Links{"node0/nic3/tx", "leaf-a/uplink/tx", "leaf-b/uplink/rx", "node1/nic4/rx"}));
   EXPECT_EQ(t.path(4, 4), Links{});
@@ -66,15 +69,15 @@ TEST(TopologyH100, PathsInsideTheNodeUseNvlinkAndAcrossNodesTheNicsAndUplinks) {
 }
 
 TEST(TopologyH100, NodesUnderOneSwitchSkipTheUplink) {
-  ClusterSpec c = h100();
+  ScenarioSpec c = h100();
   c.switch_groups = {{group("leaf", {0, 1})}};
-  const Topology t = Topology::build(c, catalog());
+  const Topology t = build(c);
   EXPECT_EQ(t.path(3, 12), (Links{"node0/nic3/tx", "node1/nic4/rx"}));
   EXPECT_EQ(t.capacity("leaf/uplink/rx"), BytesPerS{800e9});
 }
 
 TEST(TopologyGb200, TheRackIsOneNvlinkDomainThroughItsSwitch) {
-  const Topology t = Topology::build(gb200(), catalog());
+  const Topology t = build(gb200());
   const Placement p = t.place(75);
   EXPECT_EQ(p.node, 18);
   EXPECT_EQ(p.gpu, 3);
@@ -94,7 +97,7 @@ TEST(TopologyGb200, TheRackIsOneNvlinkDomainThroughItsSwitch) {
 }
 
 TEST(TopologyL40s, WithoutNvlinkGpusOfANodeTalkOverTheirHostLinks) {
-  const Topology t = Topology::build(l40s(), catalog());
+  const Topology t = build(l40s());
   EXPECT_EQ(t.path(0, 3), (Links{"node0/host-link/gpu0/tx", "node0/host-link/gpu3/rx"}));
   EXPECT_EQ(t.path(1, 6), (Links{"node0/nic1/tx", "node1/nic2/rx"}));
   EXPECT_EQ(t.capacity("node0/host-link/gpu0/tx"), BytesPerS{32e9});  // PCIe Gen4 x16
@@ -111,7 +114,7 @@ TEST(TopologyL40s, WithoutNvlinkGpusOfANodeTalkOverTheirHostLinks) {
 }
 
 TEST(CollectiveDemand, RingInsideANodeLoadsEachNvlinkPortOnce) {
-  const Topology t = Topology::build(h100(), catalog());
+  const Topology t = build(h100());
   const CollectiveDemand d = collective_demand(t, Collective::all_reduce, iota(0, 8), BytesPerRank{1000});
   EXPECT_EQ(d.span, Span::node);
   EXPECT_EQ(d.per_edge, Bytes{1750});  // 2 * 7/8 * 1000
@@ -129,8 +132,7 @@ TEST(CollectiveDemand, RingInsideANodeLoadsEachNvlinkPortOnce) {
 TEST(CollectiveDemand, RingAcrossNodesLoadsTheNicsAndUplinksItsEdgesCross) {
   // Ring 0 -> 1 -> 8 -> 9 -> 0: edges 1->8 and 9->0 leave their node.
   const std::vector<std::int64_t> ranks{0, 1, 8, 9};
-  const CollectiveDemand d =
-      collective_demand(Topology::build(h100(2.0), catalog()), Collective::all_reduce, ranks, BytesPerRank{1000});
+  const CollectiveDemand d = collective_demand(build(h100(2.0)), Collective::all_reduce, ranks, BytesPerRank{1000});
   EXPECT_EQ(d.span, Span::fabric);
   EXPECT_EQ(d.per_edge, Bytes{1500});  // 2 * 3/4 * 1000
   EXPECT_EQ(d.cross_domain_edges, 2);
@@ -145,8 +147,7 @@ TEST(CollectiveDemand, RingAcrossNodesLoadsTheNicsAndUplinksItsEdgesCross) {
   EXPECT_EQ(d.bottleneck->link, "node0/nic0/rx");  // 1500 / 50e9 against the uplinks' 1500 / 200e9
 
   // Oversubscribed 16:1 the uplinks (400e9 / 16 = 25e9) become the bottleneck.
-  const CollectiveDemand o =
-      collective_demand(Topology::build(h100(16.0), catalog()), Collective::all_reduce, ranks, BytesPerRank{1000});
+  const CollectiveDemand o = collective_demand(build(h100(16.0)), Collective::all_reduce, ranks, BytesPerRank{1000});
   EXPECT_EQ(o.links.bytes, expected);
   EXPECT_EQ(o.links.capacity.at("leaf-a/uplink/tx"), BytesPerS{25e9});
   EXPECT_EQ(o.bottleneck->link, "leaf-a/uplink/rx");
@@ -154,22 +155,22 @@ TEST(CollectiveDemand, RingAcrossNodesLoadsTheNicsAndUplinksItsEdgesCross) {
 }
 
 TEST(CollectiveDemand, AllToAllSplitsEachRanksBytesIntoOneChunkPerPeer) {
-  const Topology t = Topology::build(h100(), catalog());
+  const Topology t = build(h100());
   // 10 bytes over 3 ranks: chunks of 4, 3, 3; the rank whose own chunk is 3 sends 7.
   const CollectiveDemand d = collective_demand(t, Collective::all_to_all, {0, 1, 8}, BytesPerRank{10});
   EXPECT_EQ(d.per_edge, Bytes{7});
   EXPECT_EQ(d.cross_domain_edges, 4);
-  EXPECT_EQ(d.links.bytes.at("node0/gpu0/nvlink/tx"), Bytes{3});      // 0 -> 1: chunk 1
+  EXPECT_EQ(d.links.bytes.at("node0/gpu0/nvlink/tx"), Bytes{3});  // 0 -> 1: chunk 1
   EXPECT_EQ(d.links.bytes.at("node0/gpu1/nvlink/rx"), Bytes{3});
-  EXPECT_EQ(d.links.bytes.at("node0/gpu1/nvlink/tx"), Bytes{4});      // 1 -> 0: chunk 0
-  EXPECT_EQ(d.links.bytes.at("node0/nic0/tx"), Bytes{3});             // 0 -> 8: chunk 2
-  EXPECT_EQ(d.links.bytes.at("node1/nic0/tx"), Bytes{4 + 3});         // 8 -> 0 and 8 -> 1
-  EXPECT_EQ(d.links.bytes.at("leaf-a/uplink/tx"), Bytes{3 + 3});      // 0 -> 8 and 1 -> 8
+  EXPECT_EQ(d.links.bytes.at("node0/gpu1/nvlink/tx"), Bytes{4});  // 1 -> 0: chunk 0
+  EXPECT_EQ(d.links.bytes.at("node0/nic0/tx"), Bytes{3});         // 0 -> 8: chunk 2
+  EXPECT_EQ(d.links.bytes.at("node1/nic0/tx"), Bytes{4 + 3});     // 8 -> 0 and 8 -> 1
+  EXPECT_EQ(d.links.bytes.at("leaf-a/uplink/tx"), Bytes{3 + 3});  // 0 -> 8 and 1 -> 8
   EXPECT_EQ(d.links.bytes.at("leaf-b/uplink/rx"), Bytes{3 + 3});
 }
 
 TEST(CollectiveDemand, SendRecvMovesTheWholeMessageOneWay) {
-  const Topology t = Topology::build(h100(), catalog());
+  const Topology t = build(h100());
   const CollectiveDemand d = collective_demand(t, Collective::send_recv, {2, 10}, BytesPerRank{12345});
   EXPECT_EQ(d.links.bytes, (std::map<std::string, Bytes>{{"leaf-a/uplink/tx", Bytes{12345}},
                                                          {"leaf-b/uplink/rx", Bytes{12345}},
@@ -178,7 +179,7 @@ TEST(CollectiveDemand, SendRecvMovesTheWholeMessageOneWay) {
 }
 
 TEST(CollectiveDemand, OneRankMovesNothing) {
-  const Topology t = Topology::build(h100(), catalog());
+  const Topology t = build(h100());
   const CollectiveDemand d = collective_demand(t, Collective::all_reduce, {3}, BytesPerRank{1000});
   EXPECT_EQ(d.per_edge, Bytes{0});
   EXPECT_TRUE(d.links.bytes.empty());
@@ -187,9 +188,9 @@ TEST(CollectiveDemand, OneRankMovesNothing) {
 
 // ---- KV moves ----
 
-ClusterSpec h100_with_storage() {
-  ClusterSpec c = h100();
-  c.storage = {StorageSpec{"DDR5-4800-12ch", 2, 1000000000000}, StorageSpec{"Samsung-PM1743", 4, 15360000000000}};
+ScenarioSpec h100_with_storage() {
+  ScenarioSpec c = h100();
+  c.storage = {StorageAt{"DDR5-4800-12ch", 2, 1000000000000}, StorageAt{"Samsung-PM1743", 4, 15360000000000}};
   return c;
 }
 
@@ -202,7 +203,7 @@ KvTransfer move(Endpoint from, Endpoint to) {
 }
 
 TEST(TransferDemand, GpuToHostMemoryCrossesTheHostLinkAndTheMemory) {
-  const Topology t = Topology::build(h100_with_storage(), catalog());
+  const Topology t = build(h100_with_storage());
   const LinkDemand d = transfer_demand(t, move(gpu(0, 2), dev(0, "DDR5-4800-12ch")));
   EXPECT_EQ(d.bytes, (std::map<std::string, Bytes>{{"node0/DDR5-4800-12ch", Bytes{100000}},
                                                    {"node0/host-link/gpu2/tx", Bytes{100000}}}));
@@ -211,7 +212,7 @@ TEST(TransferDemand, GpuToHostMemoryCrossesTheHostLinkAndTheMemory) {
 }
 
 TEST(TransferDemand, StorageReadsAndWritesUseTheDrivesOwnRates) {
-  const Topology t = Topology::build(h100_with_storage(), catalog());
+  const Topology t = build(h100_with_storage());
   const LinkDemand down = transfer_demand(t, move(dev(1, "DDR5-4800-12ch"), dev(1, "Samsung-PM1743")));
   EXPECT_EQ(down.bytes, (std::map<std::string, Bytes>{{"node1/DDR5-4800-12ch", Bytes{100000}},
                                                       {"node1/Samsung-PM1743/write", Bytes{100000}}}));
@@ -223,7 +224,7 @@ TEST(TransferDemand, StorageReadsAndWritesUseTheDrivesOwnRates) {
 }
 
 TEST(TransferDemand, BetweenNodesTheMoveCrossesNicsAndUplinks) {
-  const Topology t = Topology::build(h100_with_storage(), catalog());
+  const Topology t = build(h100_with_storage());
   const LinkDemand g = transfer_demand(t, move(gpu(0, 1), gpu(1, 3)));
   EXPECT_EQ(g.bytes, (std::map<std::string, Bytes>{{"leaf-a/uplink/tx", Bytes{100000}},
                                                    {"leaf-b/uplink/rx", Bytes{100000}},
@@ -238,19 +239,18 @@ TEST(TransferDemand, BetweenNodesTheMoveCrossesNicsAndUplinks) {
 }
 
 TEST(TransferDemand, GpuToGpuInARackGoesOverNvlink) {
-  const Topology t = Topology::build(gb200(), catalog());
+  const Topology t = build(gb200());
   KvTransfer m = move(gpu(2, 1), gpu(17, 0));
   m.source.rack = 0;
   m.destination.rack = 0;
-  EXPECT_EQ(transfer_demand(t, m).bytes,
-            (std::map<std::string, Bytes>{{"node17/gpu0/nvlink/rx", Bytes{100000}},
-                                          {"node2/gpu1/nvlink/tx", Bytes{100000}},
-                                          {"rack0/nvlink-switch", Bytes{100000}}}));
+  EXPECT_EQ(transfer_demand(t, m).bytes, (std::map<std::string, Bytes>{{"node17/gpu0/nvlink/rx", Bytes{100000}},
+                                                                       {"node2/gpu1/nvlink/tx", Bytes{100000}},
+                                                                       {"rack0/nvlink-switch", Bytes{100000}}}));
 }
 
 TEST(Topology, SameInputsGiveTheSameLinksAndBytes) {
-  const Topology a = Topology::build(gb200(), catalog());
-  const Topology b = Topology::build(gb200(), catalog());
+  const Topology a = build(gb200());
+  const Topology b = build(gb200());
   EXPECT_EQ(a.links(), b.links());
   const auto ranks = std::vector<std::int64_t>{70, 3, 140, 75, 9};
   EXPECT_EQ(collective_demand(a, Collective::reduce_scatter, ranks, BytesPerRank{999}).links.bytes,

@@ -49,8 +49,8 @@ void check_endpoint(const Topology& t, const Endpoint& e, const char* which) {
   t.rank_of(e.node, 0);
   const std::int64_t rack = t.place(t.rank_of(e.node, 0)).rack;
   if (e.rack && *e.rack != rack)
-    throw TopologyError(field + ".rack: " + num(*e.rack) + " disagrees with node " + num(e.node) + ", which is in rack " +
-                        num(rack) + (t.has_rack_tier() ? "" : " (the chip has no rack tier)"));
+    throw TopologyError(field + ".rack: " + num(*e.rack) + " disagrees with node " + num(e.node) +
+                        ", which is in rack " + num(rack) + (t.has_rack_tier() ? "" : " (the chip has no rack tier)"));
   if (e.device == "gpu" && !e.gpu)
     throw TopologyError(field + ".gpu: absent, but the endpoint is a GPU: state which GPU of node " + num(e.node));
   if (e.gpu) t.rank_of(e.node, *e.gpu);
@@ -68,11 +68,16 @@ std::int64_t slot(const Endpoint& e, const char* which) {
 
 const char* collective_name(Collective c) {
   switch (c) {
-    case Collective::all_reduce: return "all_reduce";
-    case Collective::all_gather: return "all_gather";
-    case Collective::reduce_scatter: return "reduce_scatter";
-    case Collective::all_to_all: return "all_to_all";
-    case Collective::send_recv: return "send_recv";
+    case Collective::all_reduce:
+      return "all_reduce";
+    case Collective::all_gather:
+      return "all_gather";
+    case Collective::reduce_scatter:
+      return "reduce_scatter";
+    case Collective::all_to_all:
+      return "all_to_all";
+    case Collective::send_recv:
+      return "send_recv";
   }
   return "?";
 }
@@ -130,7 +135,8 @@ CollectiveDemand collective_demand(const Topology& topology, Collective c, const
 
 LinkDemand transfer_demand(const Topology& topology, const KvTransfer& t) {
   if (t.tokens < units::Tokens{1})
-    throw TopologyError("transfer.tokens: " + units::to_string(t.tokens) + " is refused: a move has at least one token");
+    throw TopologyError("transfer.tokens: " + units::to_string(t.tokens) +
+                        " is refused: a move has at least one token");
   if (t.bytes_per_token < Bytes{1})
     throw TopologyError("transfer.bytes_per_token: " + units::to_string(t.bytes_per_token) +
                         " is refused: at least one byte");

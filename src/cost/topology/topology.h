@@ -26,8 +26,13 @@
 // differ, the receiver's NIC rx. A leaf switch is non-blocking below its uplink (the scenario states
 // oversubscription only at the uplink), so it is not a link of its own.
 //
-// A fact the catalog does not state is refused, naming the entry and the field, when a path needs it
-// (a chip without host_link builds, and refuses a path through its host link).
+// A fact the catalog does not state is refused, naming the entry and the field: at build for the NVLink
+// switch and the NIC rate, and when a path needs it for a host link or a storage device's rate (a chip
+// without host_link builds, and refuses a path through its host link). Nothing is guessed.
+//
+// src/cost reads no data tree (X3's include rule): the caller passes the catalog entries it loaded
+// (CatalogFacts) and the cluster as data::resolve_packaging resolved it (ClusterSpec);
+// tests/cost_topology/catalog_fixture.h fills both from a scenario's cluster, as the simulator will.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +43,9 @@
 #include <vector>
 
 #include "contracts/units.h"
-#include "data/data_set.h"
-#include "data/packaging.h"
+#include "schema/chip.h"
+#include "schema/device.h"
+#include "schema/network.h"
 
 namespace blis::cost {
 
@@ -49,6 +55,15 @@ class TopologyError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The catalog entries a topology reads, as the generated readers load them (src/cost reads no data tree:
+// the caller loads them from the DataSet it resolved the cluster against).
+struct CatalogFacts {
+  schema::Chip chip;
+  std::string chip_file;                            // its catalog path, for messages: hardware/<chip>.yaml
+  std::map<std::string, schema::Network> networks;  // by name: those the chip names, and the fabric
+  std::map<std::string, schema::Device> devices;    // by name: the cluster's storage devices
+};
+
 // The scenario's SwitchGroup, as a plain struct.
 struct SwitchGroupSpec {
   std::string name;
@@ -56,23 +71,23 @@ struct SwitchGroupSpec {
   double uplink_oversubscription = 1.0;
 };
 
-// The scenario's Storage, as a plain struct.
+// The scenario's Storage, as a plain struct (its capacity does not bear on links).
 struct StorageSpec {
   std::string device;  // catalog device name
   std::int64_t per_node = 1;
-  std::optional<std::int64_t> capacity;  // bytes, where the device entry leaves it open
 };
 
-// The scenario's Cluster, as a plain struct the simulator fills from a scenario; resolved through
-// data::resolve_packaging (SUB-3), whose refusals it repeats.
+// The scenario's Cluster after data::resolve_packaging (SUB-3: the one function that resolves packaging),
+// as plain fields the simulator fills from the resolved Packaging: GPUs per node and per rack are the
+// resolved values, so a rack-scale chip's come from its catalog entry. The topology checks them against
+// the chip and refuses a contradiction; it resolves nothing itself.
 struct ClusterSpec {
-  std::string chip;
   std::int64_t nodes = 1;
-  std::optional<std::int64_t> gpus_per_node;
-  std::optional<std::int64_t> gpus_per_rack;
-  std::optional<std::string> fabric;
+  std::int64_t gpus_per_node = 1;
+  std::optional<std::int64_t> gpus_per_rack;  // rack-scale products only
+  std::optional<std::string> fabric;          // required when the cluster spans more than one NVLink domain
   std::vector<StorageSpec> storage;
-  std::optional<std::vector<SwitchGroupSpec>> switch_groups;
+  std::vector<SwitchGroupSpec> switch_groups;  // every node in exactly one, when the cluster has a fabric
 };
 
 enum class Span : std::uint8_t { node, rack, fabric };
@@ -86,11 +101,11 @@ struct Placement {
 
 class Topology {
  public:
-  // Resolves cluster against the catalog of data; throws TopologyError naming every refusal.
-  static Topology build(const ClusterSpec& cluster, const data::DataSet& data);
+  // Builds the links of cluster from the catalog facts; throws TopologyError naming the refusal.
+  static Topology build(const CatalogFacts& facts, const ClusterSpec& cluster);
 
-  const data::Packaging& packaging() const { return p_; }
-  std::int64_t ranks() const { return p_.gpus.value(); }
+  const ClusterSpec& cluster() const { return c_; }
+  std::int64_t ranks() const { return c_.nodes * c_.gpus_per_node; }
   bool has_rack_tier() const { return nodes_per_rack_.has_value(); }
 
   Placement place(std::int64_t rank) const;  // throws for a rank outside the cluster
@@ -124,7 +139,10 @@ class Topology {
   std::string where(const std::string& field) const;
 
  private:
-  data::Packaging p_;
+  ClusterSpec c_;
+  std::string chip_;       // the chip's name
+  std::string chip_file_;  // its catalog path
+  bool nvlink_ = false;    // whether the chip has NVLink ports
   std::optional<std::int64_t> nodes_per_rack_;
   std::map<std::int64_t, std::string> group_of_;  // node -> switch group
   std::map<std::string, units::BytesPerS> capacity_;
