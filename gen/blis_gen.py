@@ -48,7 +48,8 @@ def _schema_output_names(root: str) -> list[str]:
         gdir = os.path.join(sdir, group)
         if os.path.isdir(gdir) and group not in ("examples", "json"):
             names += [f[:-5] for f in sorted(os.listdir(gdir)) if f.endswith(".yaml")]
-    return sorted([f"schema/{n}.{ext}" for n in names for ext in ("cpp", "h")] + ["schema/kinds.cpp"])
+    return sorted([f"schema/{n}.{ext}" for n in names for ext in ("cpp", "h")]
+                  + ["schema/kinds.cpp", "schema/field_walk.h"])
 
 
 def _schema_cpp(root: str) -> dict[str, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from .schema import Schema
+from .schema import Schema, kind_order
 from .yamlnodes import GenError
 
 from .schema import INT_UNITS  # noqa: E402
@@ -33,11 +33,13 @@ def cpp_str(s: str) -> str:
 class Unit:
     """One translation unit's worth of generated declarations and definitions."""
 
-    def __init__(self, schema: Schema, prefix: str, common: "Unit | None"):
+    def __init__(self, schema: Schema, prefix: str, common: "Unit | None", kinds: "dict[str, Unit] | None" = None):
         self.schema = schema
         self.prefix = prefix  # C++ name prefix for this file's types ("" for common)
         self.common = common
+        self.kinds = kinds or {}  # the units of the document kinds this file refers to (built before it)
         self.structs: list[str] = []        # struct definitions, dependency order
+        self.visitors: list[str] = []       # for_each_field overloads, one pair per struct
         self.aliases: list[str] = []        # using-declarations for named non-object types
         self.decls: list[str] = []          # public function declarations
         self.defs: list[str] = []           # function definitions
@@ -62,12 +64,20 @@ class Unit:
             self.aliases.append(f"using {cname} = {self.cpp_type(spec, cname)};")
         return cname
 
-    def resolve_ref(self, ref: str) -> tuple[str, "Unit"]:
+    def resolve_ref(self, ref: str) -> tuple[str, "Unit", dict]:
+        """A ref's C++ type, the unit that defines it, and its spec (this file, common.yaml, or the root or
+        a type of a document kind this file refers to)."""
         if ref in self.schema.types:
-            return self._named(ref), self
+            return self._named(ref), self, self.schema.types[ref]
         if self.common is not None and ref in self.common.schema.types:
-            return self.common.named[ref], self.common
-        raise GenError(f"{self.schema.path}: unknown type {ref!r}")
+            return self.common.named[ref], self.common, self.common.schema.types[ref]
+        owner = self.schema.owner(ref)  # raises for an unknown name
+        unit = self.kinds.get(owner.name)
+        if unit is None:
+            raise GenError(f"{self.schema.path}: kind {owner.name!r} must be compiled before this file")
+        if ref == owner.name:
+            return camel(owner.name), unit, owner.root_spec()
+        return unit.named[ref], unit, owner.types[ref]
 
     def cpp_type(self, spec: dict, hint: str) -> str:
         t = spec["type"]
@@ -125,16 +135,27 @@ class Unit:
         lines.append("  blis::doc::Mark mark_;  // where the mapping was written (not a field: fields have no trailing _)")
         lines.append("};")
         self.structs.append("\n".join(lines))
+        self._visitor(spec, cname)
         self.decls.append(f"bool read(const blis::doc::Node& n, const std::string& field, "
                           f"blis::doc::Diagnostics& d, {cname}& out);")
         self.decls.append(f"void validate(const {cname}& v, const std::string& field, blis::doc::Diagnostics& d);")
         self._object_functions(spec, cname)
 
+    def _visitor(self, spec: dict, cname: str) -> None:
+        """for_each_field(v, f): calls f(name, member) for each field in schema order, with the field's
+        schema name and a reference to the member as declared (std::optional<T> for an optional field).
+        schema/field_walk.h builds the recursive walk on it."""
+        fields = spec.get("fields") or {}
+        for const in ("", "const "):
+            body = "".join(f"\n  f(std::string_view({cpp_str(fname)}), v.{fname});" for fname in fields)
+            self.visitors.append(f"template <class F>\nvoid for_each_field({const}{cname}& v, F&& f) {{"
+                                 f"\n  (void)v;\n  (void)f;{body}\n}}")
+
     def jexpr(self, spec: dict, expr: str, hint: str) -> str:
         t = spec["type"]
         if t == "ref":
-            cname, unit = self.resolve_ref(spec["ref"])
-            return self.jexpr(unit.schema.types[spec["ref"]], expr, cname)
+            cname, unit, tspec = self.resolve_ref(spec["ref"])
+            return self.jexpr(tspec, expr, cname)
         if t == "object":
             return f"to_json({expr})"
         if t == "verbatim":
@@ -217,8 +238,7 @@ class Unit:
         if t == "object":
             return "read"
         if t == "ref":
-            cname, unit = self.resolve_ref(spec["ref"])
-            tspec = unit.schema.types[spec["ref"]]
+            cname, unit, tspec = self.resolve_ref(spec["ref"])
             if tspec["type"] == "object":
                 return "read"
             return self.reader(tspec, ctype, hint)  # a named scalar/list type: its rules, inlined here
@@ -294,8 +314,7 @@ class Unit:
         if t == "object":
             return "validate_at"
         if t == "ref":
-            cname, unit = self.resolve_ref(spec["ref"])
-            tspec = unit.schema.types[spec["ref"]]
+            cname, unit, tspec = self.resolve_ref(spec["ref"])
             return "validate_at" if tspec["type"] == "object" else self.validator(tspec, ctype, hint)
         key = (json.dumps(spec, sort_keys=True), ctype)
         if key in self._vcache:
@@ -457,7 +476,7 @@ def _split_defs(unit: Unit) -> tuple[list[str], list[str]]:
 
 
 def emit_unit(unit: Unit, name: str, src: str, includes: str) -> tuple[str, str]:
-    body = "\n\n".join(unit.aliases + unit.structs + ["\n".join(unit.decls)])
+    body = "\n\n".join(unit.aliases + unit.structs + ["\n".join(unit.decls)] + unit.visitors)
     header = HEADER.format(src=src, includes=includes, body=body)
     internal, public = _split_defs(unit)
     # Internal functions may call each other in any order: declare them all first.
@@ -475,16 +494,22 @@ def emit_all(schemas: dict[str, Schema], common: Schema | None) -> dict[str, str
         cu = Unit(common, "", None)
         h, s = emit_unit(cu, "common", "schemas/common.yaml", "")
         out["schema/common.h"], out["schema/common.cpp"] = h, s
-    for name, schema in sorted(schemas.items()):
-        u = Unit(schema, camel(name), cu)
+    units: dict[str, Unit] = {}
+    for name in kind_order(schemas):  # a kind after the kinds it refers to
+        schema = schemas[name]
+        u = Unit(schema, camel(name), cu, {k: units[k] for k in schema.kinds})
         root_spec = dict(schema.root)
         root_spec["doc"] = schema.doc
         u._struct(root_spec, camel(name))
         u.decls.append(load_function(name))
+        kind_includes = "".join(f'#include "schema/{k}.h"\n' for k in sorted(schema.kind_refs))
         h, s = emit_unit(u, name, _rel(schema.path),
-                         ('#include "schema/common.h"\n' if cu else "") + '#include "contracts/doc/kinds.h"\n')
+                         ('#include "schema/common.h"\n' if cu else "") + '#include "contracts/doc/kinds.h"\n'
+                         + kind_includes)
         out[f"schema/{name}.h"], out[f"schema/{name}.cpp"] = h, s
-    return out
+        units[name] = u
+    out["schema/field_walk.h"] = FIELD_WALK
+    return dict(sorted(out.items()))
 
 
 def _rel(path: str) -> str:
@@ -540,3 +565,145 @@ def load_function(name: str) -> str:
     return (f"// Loads one {name} document (file:line:col refusals in d).\n"
             f"inline std::optional<{c}> load_{fn}(std::string_view text, std::string_view path, "
             f"blis::doc::Diagnostics& d) {{\n  return blis::doc::load_as<{c}>({cpp_str(name)}, text, path, d);\n}}")
+
+
+# The recursive walk over the for_each_field overloads every generated struct has (schema/<kind>.h). One
+# fixed text, generated beside the types it walks so that src/contracts may include it (X7: contracts
+# include only contracts and generated types).
+FIELD_WALK = """// Generated by blis-gen (gen/blisgen/emit_schema_cpp.py); do not edit.
+// The field walk over generated schema types. Every generated struct S has
+//   template <class F> void for_each_field(S& v, F&& f);        // and a const S& overload
+// which calls f(std::string_view name, Member& member) for each field in schema order, member as declared
+// (std::optional<T> for an optional field). The walk below recurses through it: into present optionals,
+// every list item and every map value, so a test can enumerate and perturb every field of a document.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace blis::schema {
+namespace walk_detail {
+
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_map : std::false_type {};
+template <class V, class C, class A>
+struct is_map<std::map<std::string, V, C, A>> : std::true_type {};
+
+struct Probe {
+  template <class X>
+  void operator()(std::string_view, X&) const {}
+};
+
+}  // namespace walk_detail
+
+// A generated schema struct (found by argument-dependent lookup of its for_each_field overloads).
+template <class T>
+concept SchemaStruct = requires(T& v) { for_each_field(v, walk_detail::Probe{}); };
+
+namespace walk_detail {
+
+// T without its std::optional layers, list and map wrappers: the type a field finally holds.
+template <class T>
+struct innermost {
+  using type = T;
+};
+template <class T>
+struct innermost<std::optional<T>> : innermost<T> {};
+template <class T, class A>
+struct innermost<std::vector<T, A>> : innermost<T> {};
+template <class V, class C, class A>
+struct innermost<std::map<std::string, V, C, A>> : innermost<V> {};
+
+}  // namespace walk_detail
+
+// Whether a member (as for_each_field gives it) is an optional field, std::optional<T>: absent when empty.
+template <class T>
+inline constexpr bool is_optional_v = walk_detail::is_optional<std::remove_const_t<T>>::value;
+
+// A leaf field holds no struct at any depth: a scalar, a unit quantity, a string, a verbatim node, or an
+// optional, list or map of those. The walk reports every field; a leaf is where it stops.
+template <class T>
+inline constexpr bool is_leaf_field_v =
+    !SchemaStruct<std::remove_const_t<typename walk_detail::innermost<std::remove_const_t<T>>::type>>;
+
+template <class T, class F>
+void walk_fields(T& v, F&& f, const std::string& prefix = {});
+
+namespace walk_detail {
+
+inline std::string join(const std::string& prefix, std::string_view name) {
+  return prefix.empty() ? std::string(name) : prefix + "." + std::string(name);
+}
+
+template <class X, class F>
+void descend(X& x, F& f, const std::string& path) {
+  using T = std::remove_const_t<X>;
+  if constexpr (is_optional<T>::value) {
+    if (x) descend(*x, f, path);
+  } else if constexpr (is_vector<T>::value) {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      auto&& item = x[i];
+      descend(item, f, path + "[" + std::to_string(i) + "]");
+    }
+  } else if constexpr (is_map<T>::value) {
+    for (auto& [key, value] : x) descend(value, f, path + "." + key);
+  } else if constexpr (SchemaStruct<X>) {
+    walk_fields(x, f, path);
+  }
+}
+
+template <class X>
+void fill(X& x, const std::string& key) {
+  using T = std::remove_const_t<X>;
+  if constexpr (is_optional<T>::value) {
+    if (!x) x.emplace();
+    fill(*x, key);
+  } else if constexpr (is_vector<T>::value) {
+    if (x.empty()) x.emplace_back();
+    for (auto& item : x) fill(item, key);
+  } else if constexpr (is_map<T>::value) {
+    if (x.empty()) x.emplace(key, typename T::mapped_type{});
+    for (auto& [k, value] : x) fill(value, key);
+  } else if constexpr (SchemaStruct<T>) {
+    for_each_field(x, [&](std::string_view, auto& field) { fill(field, key); });
+  }
+}
+
+}  // namespace walk_detail
+
+// Calls f(const std::string& path, Member& member) for every field of v and, depth first, of every struct
+// under it (through present optionals, list items and map values), in schema order. The path names the
+// field as the readers' diagnostics do: "layers[0].kernel.library", a map value as "field.key".
+template <class T, class F>
+void walk_fields(T& v, F&& f, const std::string& prefix) {
+  for_each_field(v, [&](std::string_view name, auto& field) {
+    const std::string path = walk_detail::join(prefix, name);
+    f(path, field);
+    walk_detail::descend(field, f, path);
+  });
+}
+
+// Makes every field of v present at every depth: engages each optional (with a value-initialised one),
+// gives each empty list one item and each empty map one entry under `key`. The result is the schema's
+// whole shape, for enumerating every field; it is not a valid document.
+template <class T>
+void fill_all(T& v, const std::string& key = "key") {
+  walk_detail::fill(v, key);
+}
+
+}  // namespace blis::schema
+"""

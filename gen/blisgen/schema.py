@@ -36,16 +36,30 @@ _COMMON_ATTRS = {"type", "required", "nullable", "doc"}
 _TOP = {"name", "doc", "aliases", "types", "type", "fields"}
 
 
+# A ref naming another document kind (lower-case words joined by '-') rather than a CamelCase type: the
+# value is that kind's whole root, and the kind's own types become visible to this file (see resolve()).
+KIND_REF = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+
 def check_unit(unit: str) -> bool:
     base, _, scope = unit.partition("/")
     return base in UNITS and (not scope or scope in SCOPES)
 
 
 class Schema:
-    """One schema file. `common` supplies named types shared across files (schemas/common.yaml)."""
+    """One schema file. `common` supplies named types shared across files (schemas/common.yaml).
 
-    def __init__(self, path: str, common: "Schema | None" = None):
+    A ref may name another document kind (`ref: step-shape`): the field holds that kind's whole document,
+    compiled to the same C++ type. Such refs resolve only once every kind is loaded, so load_schemas()
+    builds each schema with defer=True and then calls link(); a schema built alone refuses them."""
+
+    def __init__(self, path: str, common: "Schema | None" = None, defer: bool = False):
         raw = load(path).plain()
+        self.kind_refs: list[str] = []           # kinds this file names in a ref, in first-use order
+        self.kinds: dict[str, "Schema"] = {}     # set by link(): every kind reachable through kind refs
+        self._pending: list[tuple[str, str]] = []  # (type name, where) found in no type table yet
+        self._defer = defer
+        self._root_spec: dict | None = None
         self.path = path
         for key in raw:
             if key not in _TOP:
@@ -66,13 +80,80 @@ class Schema:
             if self.root.get("type") != "object":
                 raise GenError(f"{path}: the root of a document schema is an object")
             self._check_spec(self.root, self.name)
+        if not defer and (self.kind_refs or self._pending):
+            name, where = (self.kind_refs[0], self.name) if self.kind_refs else self._pending[0]
+            raise GenError(f"{path}: {where}: unknown type {name!r} (not in types: of this file or common.yaml"
+                           + ("; a document kind is resolved only among all schemas" if self.kind_refs else "") + ")")
+
+    def root_spec(self) -> dict:
+        """The root with the schema's doc: what a ref naming this kind stands for (one object, so that
+        id()-keyed bookkeeping of the generators sees the same spec at every use)."""
+        if self._root_spec is None:
+            self._root_spec = dict(self.root or {})
+            self._root_spec["doc"] = self.doc
+        return self._root_spec
+
+    def link(self, schemas: dict[str, "Schema"]) -> None:
+        """Resolves this file's kind refs against every loaded kind, then the type names that only a
+        referenced kind defines. Refuses an unknown or self-referring kind and an ambiguous type name."""
+        for k in self.kind_refs:
+            if k not in schemas:
+                raise GenError(f"{self.path}: ref {k!r} names no document kind (known: {', '.join(sorted(schemas))})")
+            if k == self.name:
+                raise GenError(f"{self.path}: ref {k!r} names this document kind itself")
+        seen: dict[str, Schema] = {}
+        todo = list(self.kind_refs)
+        while todo:
+            k = todo.pop(0)
+            if k in seen:
+                continue
+            seen[k] = schemas[k]
+            todo += schemas[k].kind_refs
+        if self.name in seen:
+            raise GenError(f"{self.path}: kind refs form a cycle through {self.name!r}: a document cannot hold itself")
+        self.kinds = seen
+        owners: dict[str, str] = {}
+        for k, s in sorted(seen.items()):
+            for t in s.types:
+                if t in self.types or (t in owners and owners[t] != k):
+                    other = "this file" if t in self.types else f"kind {owners[t]!r}"
+                    raise GenError(f"{self.path}: type name {t!r} is defined by {other} and by kind {k!r}, "
+                                   f"which this file refers to: rename one")
+                owners[t] = k
+        for name, where in self._pending:
+            try:
+                self.resolve(name)
+            except GenError as e:
+                raise GenError(f"{self.path}: {where}: {str(e).split(': ', 1)[1]}") from None
+        self._pending = []
+
+    def owner(self, name: str) -> "Schema":
+        """The schema whose types (or, for a kind name, whose root) define a resolvable name."""
+        if name in self.types or name == self.name:
+            return self
+        if self.common is not None and name in self.common.types:
+            return self.common
+        if name in self.kinds:
+            return self.kinds[name]
+        for s in self.kinds.values():
+            if name in s.types:
+                return s
+        raise GenError(f"{self.path}: unknown type {name!r} (not in types: of this file, common.yaml"
+                       + (f" or the kinds it refers to ({', '.join(self.kinds)})" if self.kinds else "") + ")")
 
     def resolve(self, name: str) -> dict:
+        """A ref's spec: this file's types, then common.yaml's, then a referenced kind's root or types."""
         if name in self.types:
             return self.types[name]
         if self.common is not None and name in self.common.types:
             return self.common.types[name]
-        raise GenError(f"{self.path}: unknown type {name!r} (not in types: of this file or common.yaml)")
+        if name in self.kinds:
+            return self.kinds[name].root_spec()
+        for s in self.kinds.values():
+            if name in s.types:
+                return s.types[name]
+        raise GenError(f"{self.path}: unknown type {name!r} (not in types: of this file, common.yaml"
+                       + (f" or the kinds it refers to ({', '.join(self.kinds)})" if self.kinds else "") + ")")
 
     def _check_spec(self, spec: dict, where: str) -> None:
         if not isinstance(spec, dict):
@@ -110,7 +191,18 @@ class Schema:
             self._check_spec(keys, f"{where}{{key}}")
             self._check_spec(spec["values"], f"{where}{{}}")
         if t == "ref":
-            self.resolve(spec["ref"])
+            name = spec["ref"]
+            if not isinstance(name, str):
+                raise GenError(f"{self.path}: {where}: ref must name a type or a document kind")
+            if KIND_REF.fullmatch(name):
+                if name not in self.kind_refs:
+                    self.kind_refs.append(name)
+            elif name in self.types or (self.common is not None and name in self.common.types):
+                pass
+            elif self._defer:
+                self._pending.append((name, where))  # perhaps a referenced kind's type: link() decides
+            else:
+                self.resolve(name)
 
     def validate(self, value: Value) -> list[str]:
         if self.root is None:
@@ -232,10 +324,28 @@ def load_schemas(schemas_dir: str) -> dict[str, Schema]:
         for fname in sorted(os.listdir(gdir)):
             if not fname.endswith(".yaml"):
                 continue
-            s = Schema(os.path.join(gdir, fname), common)
+            s = Schema(os.path.join(gdir, fname), common, defer=True)
             if s.name != fname[:-5]:
                 raise GenError(f"{s.path}: name {s.name!r} differs from the file name")
             if s.name in out:
                 raise GenError(f"{s.path}: schema {s.name!r} is defined twice (also {out[s.name].path})")
             out[s.name] = s
+    for s in out.values():
+        s.link(out)
     return out
+
+
+def kind_order(schemas: dict[str, Schema]) -> list[str]:
+    """Kind names, each after every kind it refers to (then by name): the order C++ units are built in."""
+    done: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in done:
+            return
+        for k in sorted(schemas[name].kind_refs):
+            visit(k)
+        done.append(name)
+
+    for name in sorted(schemas):
+        visit(name)
+    return done
