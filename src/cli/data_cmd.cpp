@@ -12,9 +12,8 @@
 #include "schema/model.h"
 
 namespace blis::cli {
-namespace {
 
-constexpr std::string_view kDataFlags =
+const std::string_view kDataFlags =
     "  --root DIR               a checkout or export: DIR/catalog and DIR/registry\n"
     "  --catalog DIR            the catalog to use instead of the embedded one (or BLIS_CATALOG)\n"
     "  --registry DIR           the coefficient registry to use instead of the embedded one (or BLIS_REGISTRY)\n"
@@ -64,6 +63,8 @@ std::optional<data::DataSet> load(const data::LoadOptions& flags) {
   }
   return std::move(out.data);
 }
+
+namespace {
 
 void print_tree(const char* name, const data::TreeData& t) {
   const data::Layer& base = t.layers.front();

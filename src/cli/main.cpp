@@ -6,6 +6,7 @@
 
 #include "cli/data_cmd.h"
 #include "cli/invariants_cmd.h"
+#include "cli/price_cmd.h"
 #include "cli/schema_cmd.h"
 #include "cli/version.h"
 
@@ -20,6 +21,8 @@ constexpr std::string_view kUsage =
     "  schema [NAME | validate [--kind NAME] FILE...]       the document schemas; check documents\n"
     "  validate [--catalog DIR] [--registry DIR] [...]      run every validator and cross-check on the data\n"
     "  catalog list | resolve NAME [data flags]             the catalog in use, and what a name resolves to\n"
+    "  price [data flags] [--workload W] PLAN STEP           a step's price with its provenance\n"
+    "  price-diff --base DIR --registry DIR PLAN STEP...    step prices under two registries, side by side\n"
     "  version                                              print the versions this build was made with\n";
 
 }  // namespace
@@ -36,6 +39,8 @@ int main(int argc, char** argv) {
   if (cmd == "schema") return blis::cli::schema_main(args);
   if (cmd == "validate") return blis::cli::validate_main(args);
   if (cmd == "catalog") return blis::cli::catalog_main(args);
+  if (cmd == "price") return blis::cli::price_main(args);
+  if (cmd == "price-diff") return blis::cli::price_diff_main(args);
   if (cmd == "version" || cmd == "--version") {
     std::fputs(blis::cli::version_text().c_str(), stdout);
     return 0;

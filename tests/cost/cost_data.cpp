@@ -5,7 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "data/scope_precedence.h"
+#include "sim/wiring/cost_data.h"
 #include "data/validators.h"
 
 namespace blis::cost::testing {
@@ -32,27 +32,7 @@ data::LoadOptions options_for_dir(const std::string& dir) {
   return o;
 }
 
-RegistryInput registry_input(const data::DataSet& ds) {
-  RegistryInput in;
-  std::map<const data::LoadedFile*, std::size_t> doc_index;
-  auto scopes = std::make_shared<std::vector<std::vector<data::ScopeItem>>>();
-  for (const data::Coefficient& c : ds.coefficients) {
-    auto [it, fresh] = doc_index.try_emplace(c.file.get(), in.documents.size());
-    if (fresh) in.documents.push_back({c.file->location(), c.file->path, c.file->bytes});
-    in.entries.push_back({it->second, c.entry, c.id.text(), c.location()});
-    scopes->push_back(c.id.scope);
-  }
-  in.precedence = [scopes](std::size_t a, std::size_t b) {
-    switch (data::compare_scopes((*scopes)[a], (*scopes)[b])) {
-      case data::ScopeOrder::disjoint: return ScopeOrder::disjoint;
-      case data::ScopeOrder::first_wins: return ScopeOrder::first_wins;
-      case data::ScopeOrder::second_wins: return ScopeOrder::second_wins;
-      case data::ScopeOrder::unordered: return ScopeOrder::unordered;
-    }
-    return ScopeOrder::unordered;
-  };
-  return in;
-}
+RegistryInput registry_input(const data::DataSet& ds) { return sim::registry_input(ds); }
 
 Coefficients coefficients(const data::DataSet& data) { return Coefficients::read(registry_input(data)); }
 
