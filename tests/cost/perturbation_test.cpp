@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cost/step.h"
@@ -138,29 +139,36 @@ std::map<std::string, std::string> not_yet_priced() {
 }
 
 TEST(Perturbation, EveryPlanAndStepFieldChangesAPriceOrIsListed) {
-  const auto plan = plan_fixture("dense-plan.yaml");
-  const std::vector<schema::StepShape> steps{step_fixture("prefill.yaml"), step_fixture("mixed.yaml"),
-                                             step_fixture("decode.yaml")};
+  // Each plan fixture with the steps priced under it.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases{
+      {"dense-plan.yaml", {"prefill.yaml", "mixed.yaml", "decode.yaml"}},
+      {"moe-mla-plan.yaml", {"draft-mixed.yaml", "decode.yaml"}}};
   std::set<std::string> priced;
-  // Plan fields: perturbed under every step.
-  for (const std::string& path : present_leaves(plan))
-    for (const auto& step : steps) {
-      auto copy = plan;
-      bool changed = false;
-      schema::walk_fields(copy, [&](const std::string& p, auto& m) {
-        if (p == path) changed = perturb(m);
-      });
-      if (changed && !(outcome(copy, step) == outcome(plan, step))) priced.insert("plan." + normalize(path));
-    }
-  for (const auto& step : steps)
-    for (const std::string& path : present_leaves(step)) {
-      auto copy = step;
-      bool changed = false;
-      schema::walk_fields(copy, [&](const std::string& p, auto& m) {
-        if (p == path) changed = perturb(m);
-      });
-      if (changed && !(outcome(plan, copy) == outcome(plan, step))) priced.insert("step." + normalize(path));
-    }
+  for (const auto& [plan_file, step_files] : cases) {
+    const auto plan = plan_fixture(plan_file);
+    std::vector<schema::StepShape> steps;
+    for (const auto& f : step_files) steps.push_back(step_fixture(f));
+    for (const auto& step : steps) ASSERT_FALSE(outcome(plan, step).refused) << plan_file << " does not price";
+    // Plan fields: perturbed under every step of the plan.
+    for (const std::string& path : present_leaves(plan))
+      for (const auto& step : steps) {
+        auto copy = plan;
+        bool changed = false;
+        schema::walk_fields(copy, [&](const std::string& p, auto& m) {
+          if (p == path) changed = perturb(m);
+        });
+        if (changed && !(outcome(copy, step) == outcome(plan, step))) priced.insert("plan." + normalize(path));
+      }
+    for (const auto& step : steps)
+      for (const std::string& path : present_leaves(step)) {
+        auto copy = step;
+        bool changed = false;
+        schema::walk_fields(copy, [&](const std::string& p, auto& m) {
+          if (p == path) changed = perturb(m);
+        });
+        if (changed && !(outcome(plan, copy) == outcome(plan, step))) priced.insert("step." + normalize(path));
+      }
+  }
   std::set<std::string> all;
   for (const auto& f : every_field<schema::PoolPlan>()) all.insert("plan." + f);
   for (const auto& f : every_field<schema::StepShape>()) all.insert("step." + f);
