@@ -184,7 +184,7 @@ def measured_entries(res: Result) -> list[dict]:
     what = ("link efficiency: t = latency + bus_bytes / (link_rate x curve)" if is_link(t.family) else
             "one curve e(x) = t_roofline(x) / t_measured(x), written as both compute_efficiency and "
             "memory_efficiency (a kernel time cannot separate them)")
-    note = (f"Fitted to {t.path} ({TABLE_SOURCE}): kernel {t.library}/{t.variant}, data format {t.fmt}. "
+    note = (f"Fitted to table {t.aic_chip}:{t.table} ({TABLE_SOURCE}): kernel {t.library}/{t.variant}, data format {t.fmt}. "
             f"{what}; curve axes: {', '.join(a['input'] for a in curve['axes'])} (log2; sums over requests are "
             f"the step totals); {res.chosen}. value: the curve at the fit data's median input; interval: "
             f"bootstrap over fit units. Kernel code_hashes[0] is a measurement identity, SHA-256 of "

@@ -23,7 +23,7 @@ import units  # noqa: E402
 
 OUT = os.path.join(HERE, "fixtures", "aic-small")
 CHIPS = ("H100-SXM", "H200-SXM")
-PER_ROLE = {"fit": 8, "select": 2, "validate": 1, "held": 3}
+PER_ROLE = {"fit": 24, "select": 4, "validate": 1, "held": 4}
 PICK = [("gemm", "bfloat16"), ("attention.decode", "bfloat16"), ("collective.all_reduce", "all_reduce")]
 
 
