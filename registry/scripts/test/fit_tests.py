@@ -1,4 +1,4 @@
-"""Tests of the fitting pipeline on the committed fixture fixtures/aic-small (no ../shared read):
+"""Tests of the fitting pipeline on the committed fixture fixtures/aic-small (the shared data are never read here):
 units and roles (units.py), the pricing forms (forms.py), the fit writer end to end (write_measured.py)
 and the validator rules a fitted curve needs (curve, D1 unit roles, D5 kernel identity).
 """
