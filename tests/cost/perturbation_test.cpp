@@ -28,12 +28,6 @@ using namespace blis;
 using namespace blis::cost;
 using namespace blis::cost::testing;
 
-const Coefficients& coeffs() {
-  static const data::DataSet data = load_data();
-  static const Coefficients c = blis::cost::testing::coefficients(data);
-  return c;
-}
-
 std::string normalize(const std::string& path) { return std::regex_replace(path, std::regex(R"(\[[0-9]+\])"), "[]"); }
 
 template <class T>
@@ -77,7 +71,7 @@ struct Outcome {
 
 Outcome outcome(const schema::PoolPlan& plan, const schema::StepShape& step) {
   try {
-    const auto e = price_step(coeffs(), plan, step);
+    const auto e = price_step(embedded_coefficients(), plan, step);
     double s = 0;
     for (const auto& st : e.stages) s += st.seconds.value();
     return {false, s};

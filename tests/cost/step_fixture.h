@@ -27,6 +27,13 @@ T load_step_doc(const std::string& name, Load load) {
   return *v;
 }
 
+// The embedded registry's coefficients, read once per test program.
+inline const Coefficients& embedded_coefficients() {
+  static const data::DataSet data = load_data();
+  static const Coefficients c = coefficients(data);
+  return c;
+}
+
 inline schema::PoolPlan plan_fixture(const std::string& name) { return load_step_doc<schema::PoolPlan>(name, schema::load_pool_plan); }
 inline schema::StepShape step_fixture(const std::string& name) { return load_step_doc<schema::StepShape>(name, schema::load_step_shape); }
 

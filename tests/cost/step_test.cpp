@@ -16,12 +16,6 @@ using namespace blis;
 using namespace blis::cost;
 using namespace blis::cost::testing;
 
-const Coefficients& coeffs() {
-  static const data::DataSet data = load_data();
-  static const Coefficients c = blis::cost::testing::coefficients(data);
-  return c;
-}
-
 double seconds(const engine::StepEstimate& e) {
   double s = 0;
   for (const auto& st : e.stages) s += st.seconds.value();
@@ -36,7 +30,7 @@ std::set<std::string> families(const engine::StepEstimate& e) {
 
 TEST(StepPrice, TheStageIsTheSumOfItsTermsAndEveryTermIsFinite) {
   for (const char* step : {"prefill.yaml", "mixed.yaml", "decode.yaml"}) {
-    const auto e = price_step(coeffs(), plan_fixture("dense-plan.yaml"), step_fixture(step));
+    const auto e = price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step_fixture(step));
     ASSERT_EQ(e.stages.size(), 1u) << step;
     double sum = 0;
     for (const auto& p : e.primitives) {
@@ -54,30 +48,30 @@ TEST(StepPrice, TheStageIsTheSumOfItsTermsAndEveryTermIsFinite) {
 TEST(StepPrice, OnlyTheStepsStageIsPriced) {
   auto plan = plan_fixture("dense-plan.yaml");
   auto step = step_fixture("prefill.yaml");
-  const auto e0 = price_step(coeffs(), plan, step);
+  const auto e0 = price_step(embedded_coefficients(), plan, step);
   for (const auto& p : e0.primitives) EXPECT_NE(p.layer.value_or(-1), 1) << "layer 1 runs on stage 1";
   step.stage = 1;
-  const auto e1 = price_step(coeffs(), plan, step);
+  const auto e1 = price_step(embedded_coefficients(), plan, step);
   ASSERT_EQ(e1.stages.front().stage, 1);
   EXPECT_TRUE(families(e1).contains("gemm"));
   EXPECT_LT(seconds(e1), seconds(e0));
 }
 
 TEST(StepPrice, MixedStepsSplitRequestsBetweenPrefillAndDecodeAttention) {
-  const auto e = price_step(coeffs(), plan_fixture("dense-plan.yaml"), step_fixture("mixed.yaml"));
+  const auto e = price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step_fixture("mixed.yaml"));
   EXPECT_TRUE(families(e).contains("attention.prefill"));
   EXPECT_TRUE(families(e).contains("attention.decode"));
-  const auto d = price_step(coeffs(), plan_fixture("dense-plan.yaml"), step_fixture("decode.yaml"));
+  const auto d = price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step_fixture("decode.yaml"));
   EXPECT_FALSE(families(d).contains("attention.prefill")) << "a decode-only step has no prompt chunk";
 }
 
 TEST(StepPrice, LaunchModeSelectsTheHostLaunchTerms) {
-  const auto graph = price_step(coeffs(), plan_fixture("dense-plan.yaml"), step_fixture("decode.yaml"));
+  const auto graph = price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step_fixture("decode.yaml"));
   EXPECT_TRUE(families(graph).contains("host.graph_launch"));
   EXPECT_FALSE(families(graph).contains("host.launch"));
   auto step = step_fixture("decode.yaml");
   (*step.padded)[0].launch = "eager";
-  const auto eager = price_step(coeffs(), plan_fixture("dense-plan.yaml"), step);
+  const auto eager = price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step);
   EXPECT_FALSE(families(eager).contains("host.graph_launch"));
   EXPECT_TRUE(families(eager).contains("host.launch"));
 }
@@ -85,15 +79,15 @@ TEST(StepPrice, LaunchModeSelectsTheHostLaunchTerms) {
 TEST(StepPrice, PrebuiltRunsNoForwardPass) {
   auto step = step_fixture("decode.yaml");
   step.mode = "prebuilt";
-  const auto e = price_step(coeffs(), plan_fixture("dense-plan.yaml"), step);
+  const auto e = price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step);
   for (const auto& f : families(e)) EXPECT_TRUE(f.starts_with("host.")) << f;
 }
 
 TEST(StepPrice, LockstepRanksTakeTheSlowestRank) {
   auto one = step_fixture("decode.yaml");
   auto big = step_fixture("prefill.yaml");
-  const double t_one = seconds(price_step(coeffs(), plan_fixture("dense-plan.yaml"), one));
-  const double t_big = seconds(price_step(coeffs(), plan_fixture("dense-plan.yaml"), big));
+  const double t_one = seconds(price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), one));
+  const double t_big = seconds(price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), big));
   auto both = big;
   auto r1 = (*one.ranks)[0];
   r1.rank = 1;
@@ -101,16 +95,16 @@ TEST(StepPrice, LockstepRanksTakeTheSlowestRank) {
   p1.rank = 1;
   both.ranks->push_back(r1);
   both.padded->push_back(p1);
-  const double t_both = seconds(price_step(coeffs(), plan_fixture("dense-plan.yaml"), both));
+  const double t_both = seconds(price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), both));
   EXPECT_DOUBLE_EQ(t_both, std::max(t_one, t_big));
 }
 
 TEST(StepPrice, PaddingMoreTokensCostsMore) {
   auto step = step_fixture("decode.yaml");
-  const double t4 = seconds(price_step(coeffs(), plan_fixture("dense-plan.yaml"), step));
+  const double t4 = seconds(price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step));
   (*step.padded)[0].tokens = units::Tokens{64};
   (*step.padded)[0].requests = units::Count{64};
-  const double t64 = seconds(price_step(coeffs(), plan_fixture("dense-plan.yaml"), step));
+  const double t64 = seconds(price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step));
   EXPECT_GT(t64, t4);
 }
 
@@ -119,35 +113,35 @@ TEST(StepPriceRefusals, PaddingBelowTheScheduledTokens) {
   auto step = step_fixture("decode.yaml");
   (*step.padded)[0].tokens = units::Tokens{2};
   try {
-    price_step(coeffs(), plan_fixture("dense-plan.yaml"), step);
+    price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step);
     FAIL() << "two launched tokens for three scheduled ones were accepted";
   } catch (const CostError& e) {
     EXPECT_NE(std::string(e.what()).find("padded[rank 0].tokens"), std::string::npos) << e.what();
   }
   (*step.padded)[0].tokens = units::Tokens{3};
-  EXPECT_NO_THROW(price_step(coeffs(), plan_fixture("dense-plan.yaml"), step));
+  EXPECT_NO_THROW(price_step(embedded_coefficients(), plan_fixture("dense-plan.yaml"), step));
 }
 
 TEST(StepPriceRefusals, ALayerWithoutTheInputItsFamilyReads) {
   auto plan = plan_fixture("dense-plan.yaml");
   (*plan.layers)[2].shape->n.reset();
   try {
-    price_step(coeffs(), plan, step_fixture("decode.yaml"));
+    price_step(embedded_coefficients(), plan, step_fixture("decode.yaml"));
     FAIL() << "a gemm without n was priced";
   } catch (const CostError& e) {
     EXPECT_NE(std::string(e.what()).find("plan.layers[2].shape.n"), std::string::npos) << e.what();
   }
   (*plan.layers)[2].shape->n = units::Count{1};
-  EXPECT_NO_THROW(price_step(coeffs(), plan, step_fixture("decode.yaml")));
+  EXPECT_NO_THROW(price_step(embedded_coefficients(), plan, step_fixture("decode.yaml")));
 }
 
 TEST(StepPriceRefusals, AFormatTheCostModelDoesNotKnow) {
   auto plan = plan_fixture("dense-plan.yaml");
   (*plan.layers)[2].shape->dtypes->weight->payload_bits = units::Count{12};
-  EXPECT_THROW(price_step(coeffs(), plan, step_fixture("decode.yaml")), CostError);
+  EXPECT_THROW(price_step(embedded_coefficients(), plan, step_fixture("decode.yaml")), CostError);
   (*plan.layers)[2].shape->dtypes->weight->payload_bits = units::Count{8};
   (*plan.layers)[2].shape->dtypes->weight->dtype = "fp8";
-  EXPECT_NO_THROW(price_step(coeffs(), plan, step_fixture("decode.yaml")));
+  EXPECT_NO_THROW(price_step(embedded_coefficients(), plan, step_fixture("decode.yaml")));
 }
 
 }  // namespace

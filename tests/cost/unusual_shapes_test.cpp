@@ -15,14 +15,8 @@ using namespace blis;
 using namespace blis::cost;
 using namespace blis::cost::testing;
 
-const Coefficients& coeffs() {
-  static const data::DataSet data = load_data();
-  static const Coefficients c = blis::cost::testing::coefficients(data);
-  return c;
-}
-
 double priced(const schema::PoolPlan& plan, const schema::StepShape& step) {
-  const auto e = price_step(coeffs(), plan, step);
+  const auto e = price_step(embedded_coefficients(), plan, step);
   double s = 0;
   for (const auto& p : e.primitives) {
     EXPECT_TRUE(std::isfinite(p.seconds.value()) && p.seconds.value() >= 0) << p.family;
