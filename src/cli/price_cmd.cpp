@@ -57,10 +57,6 @@ std::string trust_text(const engine::Trust& t) {
   return s + ")";
 }
 
-struct Priced {
-  engine::StepEstimate estimate;
-};
-
 std::optional<engine::StepEstimate> price_pair(const cost::Coefficients& c, const std::string& plan_path,
                                                const std::string& step_path, const cost::StepContext& ctx) {
   auto plan = read_doc<schema::PoolPlan>(plan_path, schema::load_pool_plan);

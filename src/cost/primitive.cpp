@@ -46,9 +46,6 @@ const std::vector<FamilyForm> kFamilies = {
     {"moe.expert_imbalance", "workload", "workload", {"ep", "experts", "top_k"}, {}},
 };
 
-bool is_attention(const std::string& f) { return f.starts_with("attention."); }
-bool is_prefill(const std::string& f) { return f == "attention.prefill" || f == "attention.mla_prefill"; }
-
 // The running price of one call: its lookups and their provenance.
 class Pricer {
  public:
@@ -348,6 +345,9 @@ Work memory_work(Pricer& p, const PrimitiveCall& call, std::string& dtype) {
 }
 
 }  // namespace
+
+bool is_attention(const std::string& family) { return family.starts_with("attention."); }
+bool is_prefill(const std::string& family) { return family == "attention.prefill" || family == "attention.mla_prefill"; }
 
 const std::vector<FamilyForm>& family_forms() { return kFamilies; }
 

@@ -94,6 +94,11 @@ struct FamilyForm {
 };
 const std::vector<FamilyForm>& family_forms();
 
+// Attention families take per-request tokens; the prefill ones read new and cached tokens, the others
+// query and context tokens.
+bool is_attention(const std::string& family);
+bool is_prefill(const std::string& family);
+
 PrimitivePrice price(const Coefficients& coefficients, const PrimitiveCall& call);
 
 }  // namespace blis::cost

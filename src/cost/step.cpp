@@ -61,8 +61,6 @@ Formats formats_of(const Layer& l, const std::string& at) {
   return f;
 }
 
-bool is_attention(const std::string& family) { return family.starts_with("attention."); }
-bool is_prefill(const std::string& family) { return family == "attention.prefill" || family == "attention.mla_prefill"; }
 bool is_link(const std::string& family) {
   return family.starts_with("collective.") || family == "p2p.send_recv";
 }
@@ -178,19 +176,19 @@ class StepPricer {
         layer(l, "plan.draft_layers[" + std::to_string(i) + "]", d, false, passes);
       }
     }
-    if (graph) host_term("host.graph_launch", {{"graphs", 1.0}}, "launch");
-    if (piecewise) host_term("host.graph_launch", {{"graphs", static_cast<double>(c.eager_layers.size() + 1)}}, "launch");
-    if (eager_kernels > 0) host_term("host.launch", {{"kernels", static_cast<double>(eager_kernels)}}, "launch");
+    if (graph) host_term("host.graph_launch", {{"graphs", 1.0}});
+    if (piecewise) host_term("host.graph_launch", {{"graphs", static_cast<double>(c.eager_layers.size() + 1)}});
+    if (eager_kernels > 0) host_term("host.launch", {{"kernels", static_cast<double>(eager_kernels)}});
   }
 
   void host(const RankCounts& c) {
-    host_term("host.step", {{"requests", static_cast<double>(c.scheduled)}, {"tokens", static_cast<double>(c.tokens)}}, "step");
+    host_term("host.step", {{"requests", static_cast<double>(c.scheduled)}, {"tokens", static_cast<double>(c.tokens)}});
     for (const auto& q : c.reqs)
-      if (q.prompt_tokens) host_term("host.request", {{"prompt_tokens", static_cast<double>(q.prompt_tokens->value())}}, "request");
-    if (c.sampled > 0) host_term("host.token", {{"tokens", static_cast<double>(c.sampled)}}, "token");
+      if (q.prompt_tokens) host_term("host.request", {{"prompt_tokens", static_cast<double>(q.prompt_tokens->value())}});
+    if (c.sampled > 0) host_term("host.token", {{"tokens", static_cast<double>(c.sampled)}});
   }
 
-  void host_term(const std::string& family, std::map<std::string, double> inputs, const std::string&) {
+  void host_term(const std::string& family, std::map<std::string, double> inputs) {
     PrimitiveCall call = base_call(family);
     call.inputs = std::move(inputs);
     add(call, std::nullopt, 1);

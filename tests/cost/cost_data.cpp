@@ -34,7 +34,7 @@ data::LoadOptions options_for_dir(const std::string& dir) {
 
 RegistryInput registry_input(const data::DataSet& ds) { return sim::registry_input(ds); }
 
-Coefficients coefficients(const data::DataSet& data) { return Coefficients::read(registry_input(data)); }
+Coefficients coefficients(const data::DataSet& data) { return sim::coefficients(data); }
 
 std::map<std::string, schema::Chip> chips(const data::DataSet& data) {
   std::map<std::string, schema::Chip> out;
