@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import math
 import os
 import sys
 
@@ -458,7 +459,9 @@ def _check_entry(reg: Registry, e: Entry, notices: list[Finding]) -> list[Findin
     if e.method == "roofline":
         out += _check_facts(reg, e, src)
     # D5, VAL-8: a fitted value names the chip and exact kernel implementation its data exercised.
+    out += _check_curve(e, fam)
     if e.method in FITTED:
+        out += _check_units(e, src)
         missing = [k for k in ("chip", "kernel") if k not in e.scope]
         if missing:
             out.append(Finding(e.loc, f"{e.name} is {e.method} but its scope leaves out {' and '.join(missing)}: "
@@ -472,6 +475,70 @@ def _check_entry(reg: Registry, e: Entry, notices: list[Finding]) -> list[Findin
     if "chip" in e.scope and reg.chips and e.scope["chip"] not in reg.chips:
         out.append(Finding(e.loc, f"{e.name} is scoped to chip {e.scope['chip']}, which is not in "
                            f"catalog/hardware/", "VAL-2", f))
+    return out
+
+
+CURVED = ("measured", "calibrated", "transferred")
+
+
+def _check_curve(e: Entry, fam: dict | None) -> list[Finding]:
+    """A curve: on a fitted or transferred entry only; axes name distinct inputs of the family; points
+    strictly increasing; one finite value per grid point (schema Curve; forms.py reads it)."""
+    curve = e.data.get("curve")
+    if not isinstance(curve, dict):
+        return []
+    out = []
+    f = (e.doc.rel,)
+    if e.method not in CURVED:
+        out.append(Finding(e.loc, f"{e.name} has a curve but is {e.method}: only a measured, calibrated or "
+                           f"transferred entry carries a fitted curve", "VAL-10", f))
+    axes = curve.get("axes") or []
+    size = 1
+    seen = set()
+    for ax in axes:
+        if not isinstance(ax, dict):
+            continue
+        name, pts = ax.get("input"), ax.get("points") or []
+        if fam is not None and name not in fam["inputs"]:
+            out.append(Finding(e.loc, f"{e.name}: curve axis {name!r} is not an input of {e.family} "
+                               f"(inputs: {', '.join(fam['inputs'])})", "VAL-10", f))
+        if name in seen:
+            out.append(Finding(e.loc, f"{e.name}: curve axis {name!r} appears twice", "VAL-10", f))
+        seen.add(name)
+        nums = [p for p in pts if isinstance(p, (int, float)) and not isinstance(p, bool)]
+        if any(not math.isfinite(p) for p in nums) or any(b <= a for a, b in zip(nums, nums[1:])):
+            out.append(Finding(e.loc, f"{e.name}: curve axis {name!r} points {pts} are not finite and strictly "
+                               f"increasing", "VAL-10", f))
+        size *= len(pts)
+    vals = curve.get("values") or []
+    if axes and len(vals) != size:
+        out.append(Finding(e.loc, f"{e.name}: curve has {len(vals)} values for a grid of {size} points (the "
+                           f"product of the axes' point counts)", "VAL-10", f))
+    if any(isinstance(v, (int, float)) and not math.isfinite(v) for v in vals):
+        out.append(Finding(e.loc, f"{e.name}: curve values are not all finite", "VAL-10", f))
+    return out
+
+
+def _check_units(e: Entry, fit: dict) -> list[Finding]:
+    """D1: the cited operator-table units all have role fit (units.py); D5: the kernel's identity hashes
+    are exactly the identities of the units cited (a measurement identity: aicdata.py)."""
+    import aicdata
+    import units
+    out = []
+    f = (e.doc.rel,)
+    cited = [u for u in fit.get("data_units") or [] if isinstance(u, str) and u.startswith(units.SOURCE + ":")]
+    bad = [u for u in cited if u.count(":") < 3 or units.role(u) != "fit"]
+    if bad:
+        out.append(Finding(e.loc, f"{e.name} cites {len(bad)} unit(s) whose role is not fit (units.py), e.g. "
+                           f"{bad[0]} ({units.role(bad[0]) if bad[0].count(':') >= 3 else 'not a unit ID'}): a "
+                           f"fitted value cites only fit units", "D1", f))
+    kernel = e.scope.get("kernel")
+    if cited and isinstance(kernel, dict) and not bad:
+        want = sorted({aicdata.unit_identity(u) for u in cited})
+        have = sorted(kernel.get("code_hashes") or [])
+        if want != have:
+            out.append(Finding(e.loc, f"{e.name}: kernel code_hashes {have} are not the identities of the units it "
+                               f"cites {want}: its data did not exercise the kernel it is keyed by", "D5", f))
     return out
 
 

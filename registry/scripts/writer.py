@@ -37,7 +37,7 @@ import check_registry as cr  # noqa: E402
 CODE_ROOT = cr.CODE_ROOT
 
 # Small mappings written on one line, so an entry reads as one block.
-FLOW_TYPES = {"Scope", "Boundary", "Interval95", "Range", "CatalogFact", "Sampling", "Drafter"}
+FLOW_TYPES = {"Scope", "Boundary", "Interval95", "Range", "CatalogFact", "Sampling", "Drafter", "Curve"}
 
 
 @dataclasses.dataclass
