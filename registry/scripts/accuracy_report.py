@@ -67,7 +67,7 @@ class Pricer:
         if ff.is_link(t.family):
             return forms.link_time(t.family, r.inputs, self.rates.link(t.family, t.chip), e, latency)
         return forms.compute_time(t.family, r.inputs, r.formats, self.rates.compute(t.family, t.chip, t.dtype),
-                                  self.rates.memory(t.family, t.chip), e, e)
+                                  self.rates.memory(t.family, t.chip), e, e, latency=latency)
 
 
 def errors(pricer, t, rows, eff, latency):
@@ -116,18 +116,18 @@ def build(root: str, data: str) -> str:
         e = fitted_for(entries, t, coef)
         if e is None:
             continue
-        lat_e = fitted_for(entries, t, "latency") if ff.is_link(t.family) else None
+        lat_e = fitted_for(entries, t, "latency")
         lat = float(lat_e["value"]) if lat_e else 0.0
         if "curve" in e and max(e["curve"]["values"]) > 1.0:
             over.append((t, max(e["curve"]["values"])))
         # the leave-one-chip-out estimates
         src_chip = TRANSFER_FROM.get(t.chip)
         tr = transfer_for(entries, t.family, src_chip, t.dtype, coef) if src_chip else None
-        tr_lat = transfer_for(entries, t.family, src_chip, t.dtype, "latency") if (src_chip and ff.is_link(t.family)) else None
+        tr_lat = transfer_for(entries, t.family, src_chip, t.dtype, "latency") if src_chip else None
         others = [x for x in entries if x["_set"] == ff.SET_MEASURED and x["name"] == e["name"]
                   and x["scope"]["chip"] != t.chip and (ff.is_link(t.family) or x["scope"].get("dtype") == t.dtype)]
         others_lat = [x for x in entries if x["_set"] == ff.SET_MEASURED and x["name"] == f"{t.family}.latency"
-                      and x["scope"]["chip"] != t.chip]
+                      and x["scope"]["chip"] != t.chip and (ff.is_link(t.family) or x["scope"].get("dtype") == t.dtype)]
         roof_eff = fitcurve.median([float(x["value"]) for x in others]) if others else None
         roof_lat = fitcurve.median([float(x["value"]) for x in others_lat]) if others_lat else 0.0
         for role in ("held", "validate"):

@@ -58,9 +58,11 @@ def price(root, entries, p) -> tuple[float, list[str]]:
     else:
         ce = answer(entries, fam, "compute_efficiency", chip, h, p["dtype"])
         me = answer(entries, fam, "memory_efficiency", chip, h, p["dtype"])
+        lat = answer(entries, fam, "latency", chip, h, p["dtype"])
         s = forms.compute_time(fam, p["inputs"], p["formats"], rates.compute(fam, chip, p["dtype"]), rates.memory(fam, chip),
-                               forms.coefficient(ce, p["inputs"]), forms.coefficient(me, p["inputs"]))
-        used = [ce, me]
+                               forms.coefficient(ce, p["inputs"]), forms.coefficient(me, p["inputs"]),
+                               latency=float(lat["value"]))
+        used = [ce, me, lat]
     return s, [f"{e['_set']}:{e['name']}:{next(iter(e['method']))}" for e in used]
 
 

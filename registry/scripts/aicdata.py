@@ -304,7 +304,7 @@ def _moe(root, rel, aic_chip, tid):
                    lambda r: (r["kernel_source"], r["moe_dtype"]), build, "calibrated", MOE_NOTE)
 
 
-KV_LORA, ROPE = 512, 64  # the DeepSeek-V3 latent geometry every MLA table measured
+KV_LORA, ROPE, QK_NOPE = 512, 64, 128  # the DeepSeek-V3 latent geometry every MLA table measured
 
 
 def _mla(phase):
@@ -323,8 +323,13 @@ def _mla(phase):
             if phase == "prefill":
                 isl = int(r["isl"])
                 parts = [a, kv, f"h{heads}", f"tp{tp}", context_bucket(isl)]
+                # The collector's trtllm_mla prefill runs the non-absorbed form (q and k of qk_nope + rope
+                # = 192, v of qk_nope = 128); its other backends the absorbed one (576, 512):
+                # collector/sglang/collect_mla.py@095f58a5, run_mla.
+                expanded = strip_framework(r["kernel_source"], fw) == "trtllm_mla"
                 inp = {"requests": bsz, "new_tokens": bsz * isl, "cached_tokens": 0, "heads": h,
-                       "qk_head_dim": KV_LORA + ROPE, "v_head_dim": KV_LORA}
+                       "qk_head_dim": QK_NOPE + ROPE if expanded else KV_LORA + ROPE,
+                       "v_head_dim": QK_NOPE if expanded else KV_LORA}
             else:
                 ctx = int(r["step"]) + 1
                 parts = [a, kv, f"h{heads}", f"tp{tp}", context_bucket(ctx)]

@@ -460,6 +460,7 @@ def _check_entry(reg: Registry, e: Entry, notices: list[Finding]) -> list[Findin
         out += _check_facts(reg, e, src)
     # D5, VAL-8: a fitted value names the chip and exact kernel implementation its data exercised.
     out += _check_curve(e, fam)
+    out += _check_physics(e)
     if e.method in FITTED:
         out += _check_units(e, src)
         missing = [k for k in ("chip", "kernel") if k not in e.scope]
@@ -479,6 +480,23 @@ def _check_entry(reg: Registry, e: Entry, notices: list[Finding]) -> list[Findin
 
 
 CURVED = ("measured", "calibrated", "transferred")
+
+
+def _check_physics(e: Entry) -> list[Finding]:
+    """SUB-5: an efficiency (value and every curve value) lies in (0, 1], a fraction of the datasheet peak."""
+    if not e.name.endswith("_efficiency"):
+        return []
+    vals = []
+    if isinstance(e.data.get("value"), (int, float)):
+        vals.append(("value", e.data["value"]))
+    curve = e.data.get("curve")
+    if isinstance(curve, dict):
+        vals += [(f"curve value {i}", v) for i, v in enumerate(curve.get("values") or []) if isinstance(v, (int, float))]
+    for what, v in vals:
+        if not 0 < v <= 1:
+            return [Finding(e.loc, f"{e.name}: {what} = {v} is not in (0, 1]: an efficiency above 1 implies more "
+                            f"than the chip's datasheet peak", "SUB-5", (e.doc.rel,))]
+    return []
 
 
 def _check_curve(e: Entry, fam: dict | None) -> list[Finding]:
@@ -527,7 +545,14 @@ def _check_units(e: Entry, fit: dict) -> list[Finding]:
     out = []
     f = (e.doc.rel,)
     cited = [u for u in fit.get("data_units") or [] if isinstance(u, str) and u.startswith(units.SOURCE + ":")]
-    bad = [u for u in cited if u.count(":") < 3 or units.role(u) != "fit"]
+    # A unit set (`<prefix>*`) holds fit units by definition; its prefix must reach the sweep key's kernel.
+    sets = [u for u in cited if u.endswith("*")]
+    short = [u for u in sets if u.count(":") < 3 or "/" not in u.split(":", 3)[3]]
+    if short:
+        out.append(Finding(e.loc, f"{e.name} cites the unit set {short[0]}, whose prefix stops before the end of the "
+                           f"sweep key's kernel part: a set names one kernel's units", "D1", f))
+        return out
+    bad = [u for u in cited if not u.endswith("*") and (u.count(":") < 3 or units.role(u) != "fit")]
     if bad:
         out.append(Finding(e.loc, f"{e.name} cites {len(bad)} unit(s) whose role is not fit (units.py), e.g. "
                            f"{bad[0]} ({units.role(bad[0]) if bad[0].count(':') >= 3 else 'not a unit ID'}): a "

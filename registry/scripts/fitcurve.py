@@ -4,7 +4,8 @@ The model of one measured time t_i at input point x_i (forms.py):
     pred_i = L + T_i / E(x_i),   E(x) = the curve (multilinear over grid values e_j) at x
 T_i is the roofline time (compute and memory families, L = 0) or the bus bytes over the link rate
 (collectives). The values are fitted by least squares in log space, sum_i (log pred_i - log t_i)^2, over
-the fit units' rows, by Gauss-Newton in u_j = log e_j (so every e_j > 0), with a smoothness penalty
+the fit units' rows, by Gauss-Newton in u_j = log e_j (so every e_j > 0), each step projected onto
+u_j <= 0 (no efficiency above the chip's peak, SUB-5), with a smoothness penalty
 MU * sum (u_a - u_b)^2 over grid neighbours that only fixes grid points the data leave open.
 
 Bootstrap (VAL-10): resample whole fit units with replacement; each resample takes one Gauss-Newton step
@@ -194,7 +195,7 @@ def fit(grid: Grid, obs: list[Obs], latency: bool, mu: float = MU) -> Fit:
     if not obs:
         raise ValueError("no observations to fit")
     ratios = sorted(o.T / o.t for o in obs)
-    u = [math.log(ratios[len(ratios) // 2])] * grid.size
+    u = [min(math.log(ratios[len(ratios) // 2]), 0.0)] * grid.size
     logL = math.log(min(o.t for o in obs) * 0.5) if latency else None
     params = list(range(grid.size)) + ([-1] if latency else [])
     damping = 1e-3
@@ -204,7 +205,7 @@ def fit(grid: Grid, obs: list[Obs], latency: bool, mu: float = MU) -> Fit:
         _penalty(grid, u, H, g, mu)
         while True:
             step = _solve(H, g, params, damping)
-            nu = [u[j] + step[j] for j in range(grid.size)]
+            nu = [min(u[j] + step[j], 0.0) for j in range(grid.size)]  # e_j <= 1 (SUB-5), by projection
             nl = logL + step[-1] if latency else None
             new = _objective(obs, grid, nu, nl, mu)
             if new <= cur or damping > 1e6:
@@ -249,7 +250,7 @@ def bootstrap(f: Fit, obs: list[Obs], report, seed_text: str, mu: float = MU, re
                 g[k] = g.get(k, 0.0) + c * v
         _penalty(f.grid, f.u, H, g, mu)
         step = _solve(H, g, params, 1e-9)
-        nu = [f.u[j] + step[j] for j in range(f.grid.size)]
+        nu = [min(f.u[j] + step[j], 0.0) for j in range(f.grid.size)]
         nl = f.logL + step[-1] if latency else None
         samples.append(report(Fit(f.grid, nu, nl)))
     samples.sort()

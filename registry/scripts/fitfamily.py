@@ -89,6 +89,7 @@ class Result:
         self.interval, self.latency_interval = interval, latency_interval
         self.input_range, self.fit_units, self.select_ape, self.chosen = input_range, fit_units, select_ape, chosen
         self.note_extra = note_extra
+        self.cited_units = fit_units
 
 
 def split(rows):
@@ -103,9 +104,14 @@ def fit_table(t: aicdata.Table, rates: Rates, families: dict) -> Result | None:
     if not roles["fit"]:
         return None
     names, candidates = AXES[axes_key(t.family)]
-    latency = is_link(t.family)
-    fit_rows = roles["fit"]
+    latency = True  # every fitted family has a fixed per-call time (forms.py)
     T = {id(r): T_of(t.family, r, t.chip, t.dtype, rates) for r in t.rows}
+    # A row faster than the roofline allows (the family's FLOP and byte formulas at the chip's peaks) is
+    # beyond physics for this pricing form (SUB-5): it is left out of the fit and counted in the note.
+    fit_rows = [r for r in roles["fit"] if T[id(r)] <= r.seconds]
+    beyond = len(roles["fit"]) - len(fit_rows)
+    if not fit_rows:
+        return None
     best = None
     for steps in candidates:
         axes = [fitcurve.axis(n, min(r.inputs[n] for r in fit_rows), max(r.inputs[n] for r in fit_rows), s)
@@ -138,12 +144,37 @@ def fit_table(t: aicdata.Table, rates: Rates, families: dict) -> Result | None:
         vals = [r.inputs[n] for r in fit_rows if n in r.inputs]
         if vals:
             rng[n] = {"min": _num(min(vals)), "max": _num(max(vals))}
-    fit_units = sorted({r.unit for r in fit_rows})
+    fit_units = sorted({r.unit for r in roles["fit"]})
     chosen = "breakpoints every " + ", ".join(f"{s:g} octave(s) of {n}" for n, s in zip(names, steps))
     chosen += (f", chosen on {len({r.unit for r in roles['select']})} select units (median error {score:.3f})"
                if roles["select"] else ", the coarsest candidate (the table has no select unit)")
+    extra = (f"{beyond} of the {len(roles['fit'])} fit rows run faster than the roofline of this form allows "
+             f"(efficiency above 1 at the chip's datasheet peaks: the table's kernel does less work than the "
+             f"family's formulas count) and were left out of the fit; the accuracy report still prices them."
+             if beyond else "")
     return Result(t, f, point, value, (min(lo, value), max(hi, value)), lat_iv, rng, fit_units,
-                  score, chosen, "")
+                  score, chosen, extra)
+
+
+def cite_units(fit_units: list[str], all_units: set[str]) -> list[str]:
+    """The citation of a table's fit units (D1): one unit set `<prefix>*` (every unit whose ID starts with
+    the prefix and whose role is fit, units.py) when that set, taken over every unit the data hold, is
+    exactly the units fitted; otherwise the IDs themselves. The prefix ends at a '/' or ':' after the
+    sweep key's kernel part, so the kernel identity (aicdata.unit_identity) reads from it."""
+    if len(fit_units) < 2:
+        return list(fit_units)
+    prefix = fit_units[0]
+    for u in fit_units[1:]:
+        n = 0
+        while n < min(len(prefix), len(u)) and prefix[n] == u[n]:
+            n += 1
+        prefix = prefix[:n]
+    cut = max(prefix.rfind("/"), prefix.rfind(":"))
+    prefix = prefix[:cut + 1]
+    if prefix.count(":") < 3 or "/" not in prefix.split(":", 3)[3]:
+        return list(fit_units)
+    covered = sorted(u for u in all_units if u.startswith(prefix) and units.role(u) == "fit")
+    return [prefix + "*"] if covered == sorted(fit_units) else list(fit_units)
 
 
 def _num(x):
@@ -168,7 +199,7 @@ def measured_scope(t: aicdata.Table) -> dict:
 def coefficients(family: str) -> list[str]:
     if is_link(family):
         return ["link_efficiency", "latency"]
-    return ["compute_efficiency", "memory_efficiency"]
+    return ["compute_efficiency", "memory_efficiency", "latency"]
 
 
 def _round(x: float) -> float:
@@ -180,21 +211,19 @@ def measured_entries(res: Result) -> list[dict]:
     scope = measured_scope(t)
     curve = {"axes": [dict(a, points=[_round(p) for p in a["points"]]) for a in res.fit.grid.axes],
              "values": [_round(v) for v in res.fit.values]}
-    over = [v for v in curve["values"] if v > 1.0]
     what = ("link efficiency: t = latency + bus_bytes / (link_rate x curve)" if is_link(t.family) else
-            "one curve e(x) = t_roofline(x) / t_measured(x), written as both compute_efficiency and "
+            "t = latency + t_roofline(x) / e(x), one curve e(x) written as both compute_efficiency and "
             "memory_efficiency (a kernel time cannot separate them)")
     note = (f"Fitted to table {t.aic_chip}:{t.table} ({TABLE_SOURCE}): kernel {t.library}/{t.variant}, data format {t.fmt}. "
             f"{what}; curve axes: {', '.join(a['input'] for a in curve['axes'])} (log2; sums over requests are "
             f"the step totals); {res.chosen}. value: the curve at the fit data's median input; interval: "
             f"bootstrap over fit units. Kernel code_hashes[0] is a measurement identity, SHA-256 of "
             f"'{t.identity_text()}', not a source hash: the table records none.")
-    if over:
-        note += (f" {len(over)} curve value(s) exceed 1.0 (max {max(over):.3g}): more than the chip's dense "
-                 f"peak or bandwidth (SUB-5), reported in docs/accuracy/operators.md, not capped.")
+    if res.note_extra:
+        note += " " + res.note_extra
     if t.note:
         note += " " + t.note
-    fit_src = {"data_units": res.fit_units, "harness": aicdata.HARNESS,
+    fit_src = {"data_units": res.cited_units, "harness": aicdata.HARNESS,
                "interval_95": {"low": _round(res.interval[0]), "high": _round(res.interval[1]), "how": "bootstrap"},
                "input_range": res.input_range}
     out = []

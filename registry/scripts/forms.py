@@ -4,9 +4,9 @@ Both sides compute the same numbers (the agreement test compares them at relativ
 registry/scripts/test/fixtures/agreement.json). The FLOP and byte formulas are registry/families.yaml's.
 
 - Data formats: payload bits, scale bits, block elements; stored_bytes and b(x).
-- The device time of a compute or memory primitive:
-      t = max(F / (compute_rate * compute_efficiency(x)), B / (memory_rate * memory_efficiency(x)))
-  (memory-only families: the memory term alone).
+- The device time of a compute primitive (gemm, moe.grouped_gemm, attention.*):
+      t = latency + max(F / (compute_rate * compute_efficiency(x)), B / (memory_rate * memory_efficiency(x)))
+  (memory-only families: the memory term alone, no latency).
 - Collectives: t = latency + bus_bytes / (link_rate * link_efficiency(x)).
 - Curves (schema Curve): multilinear interpolation in scaled coordinates (log2 or linear per axis),
   a coordinate beyond an axis end taking the end value.
@@ -182,10 +182,10 @@ def roofline_time(family: str, inp: dict, fm: dict, compute_rate: float, memory_
 
 
 def compute_time(family: str, inp: dict, fm: dict, compute_rate: float, memory_rate: float,
-                 compute_eff: float, memory_eff: float, memory_only: bool = False) -> float:
+                 compute_eff: float, memory_eff: float, memory_only: bool = False, latency: float = 0.0) -> float:
     f, by = flops_bytes(family, inp, fm)
     tm = by / (memory_rate * memory_eff)
-    return tm if memory_only else max(f / (compute_rate * compute_eff), tm)
+    return tm if memory_only else latency + max(f / (compute_rate * compute_eff), tm)
 
 
 def link_time(family: str, inp: dict, link_rate: float, link_eff: float, latency: float) -> float:

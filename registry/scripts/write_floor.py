@@ -34,8 +34,8 @@ NO_EFFICIENCY = (
     "when a fitted efficiency for the family lands.")
 NO_LATENCY = (
     "No measured or published fixed per-call time for this primitive on this chip is in the registry yet. "
-    "0 s is the lower bound: the price leaves the fixed cost out and so understates small transfers. "
-    "Replace it with a value fitted to collective or copy benchmarks.")
+    "0 s is the lower bound: the price leaves the fixed cost out and so understates small calls. "
+    "Replace it with a value fitted to kernel, collective or copy benchmarks.")
 NO_HOST_TIME = (
     "No measured host time for this overhead on this chip's host is in the registry yet. 0 s is the lower "
     "bound: the price leaves host time out and so understates step time wherever the host is on the "

@@ -46,6 +46,7 @@ def produce_from(tables: list[aicdata.Table]):
         measured: dict[str, list[dict]] = {}
         moved: dict[str, list[dict]] = {}
         by_key: dict[tuple, list[tuple]] = {}   # (chip, family, dtype or span) -> [(rows, entries)]
+        every_unit = {r.unit for t in tables for r in t.rows}
         for t in tables:
             start = time.monotonic()
             res = ff.fit_table(t, rates, ctx.families)
@@ -54,6 +55,7 @@ def produce_from(tables: list[aicdata.Table]):
             if res is None:
                 print(f"write_measured.py: notice: {t.path} ({t.family}, {t.variant}) has no fit unit; nothing written")
                 continue
+            res.cited_units = ff.cite_units(res.fit_units, every_unit)
             es = ff.measured_entries(res)
             measured.setdefault(t.family, []).extend(es)
             key = (t.chip, t.family, "node" if ff.is_link(t.family) else t.dtype)

@@ -105,6 +105,20 @@ class Pricer {
   }
   Resolved get(const std::string& coefficient, const LookupKey& key) { return get(form_.name, coefficient, key, point_); }
 
+  // A peak rate (compute, memory or link) and the efficiency that multiplies it, as one pair. A fitted
+  // efficiency (measured, calibrated, or transferred from a fit) is the measured time relative to this
+  // very peak (registry/scripts/fitfamily.py divides by the same entry), so the pair is as trusted as the
+  // efficiency and the datasheet rate does not lower the price's rank; beside a floor efficiency the rate
+  // ranks as itself (a roofline). The rate is listed among the entries used either way.
+  std::pair<Resolved, Resolved> rate_pair(const std::string& rate_name, const std::string& efficiency_name, const LookupKey& key) {
+    Resolved rate = resolve(c_, form_.name + "." + rate_name, key, point_);
+    Resolved eff = resolve(c_, form_.name + "." + efficiency_name, key, point_);
+    const bool fitted = eff.method == Method::measured || eff.method == Method::calibrated || eff.method == Method::transferred;
+    record(rate, !fitted);
+    record(eff);
+    return {std::move(rate), std::move(eff)};
+  }
+
   // A rate or an efficiency that divides: charged and positive.
   double divisor(const Resolved& r) const {
     if (!(r.value > 0.0) || !std::isfinite(r.value))
@@ -131,10 +145,11 @@ class Pricer {
     return s;
   }
 
-  void record(const Resolved& r) {
+  void record(const Resolved& r, bool ranks = true) {
     prov_.used.push_back(r.entry->id);
     if (!r.charged) prov_.not_charged.push_back(r.entry->id);
     for (const auto& d : r.displaced) prov_.displaced.push_back(d);
+    if (!ranks) return;
     if (prov_.entry.empty() || r.effective_rank > prov_.effective_rank) {
       prov_.effective_rank = r.effective_rank;
       prov_.method = r.method;
@@ -344,6 +359,15 @@ Work memory_work(Pricer& p, const PrimitiveCall& call, std::string& dtype) {
   return {r * v * p.in("flops_per_logit"), r * v * ba};
 }
 
+// The fixed device time per call of a compute or link family (its `latency` coefficient; a floor of 0 s).
+double fixed_latency(Pricer& p, const LookupKey& key) {
+  const Resolved lat = p.get("latency", key);
+  const double latency = lat.charged ? lat.value : 0.0;
+  if (!(latency >= 0.0) || !std::isfinite(latency))
+    throw CostError(p.where() + ": " + lat.entry->id + " gives latency = " + num(latency) + ": a latency is finite and zero or more");
+  return latency;
+}
+
 }  // namespace
 
 bool is_attention(const std::string& family) { return family.starts_with("attention."); }
@@ -367,15 +391,14 @@ PrimitivePrice price(const Coefficients& coefficients, const PrimitiveCall& call
     const LookupKey key = p.key(dtype.empty() ? std::nullopt : std::optional<std::string>(dtype), false);
     double compute = 0.0;
     if (form.form == "roofline_max") {
-      const Resolved rate = p.get("compute_rate", key);
-      const Resolved eff = p.get("compute_efficiency", key);
+      const auto [rate, eff] = p.rate_pair("compute_rate", "compute_efficiency", key);
       compute = p.term(w.flops, rate, eff);
     }
-    const Resolved mrate = p.get("memory_rate", key);
-    const Resolved meff = p.get("memory_efficiency", key);
+    const auto [mrate, meff] = p.rate_pair("memory_rate", "memory_efficiency", key);
     const double memory = p.term(w.bytes, mrate, meff);
     seconds = std::max(compute, memory);
     if (call.family == "moe.grouped_gemm") seconds *= imbalance(p, call);
+    if (form.form == "roofline_max") seconds += fixed_latency(p, key);
     out.flops = units::Flops{w.flops};
     out.bytes = w.bytes;
   } else if (form.form == "link") {
@@ -394,15 +417,10 @@ PrimitivePrice price(const Coefficients& coefficients, const PrimitiveCall& call
     }
     const bool copy = f.starts_with("copy.");
     LookupKey key = p.key(std::nullopt, !copy);
-    const Resolved rate = p.get("link_rate", key);
-    const Resolved eff = p.get("link_efficiency", key);
-    const Resolved lat = p.get("latency", key);
+    const auto [rate, eff] = p.rate_pair("link_rate", "link_efficiency", key);
     double transfer = p.term(bus, rate, eff);
     if (f == "collective.all_to_all") transfer *= imbalance(p, call);
-    const double latency = lat.charged ? lat.value : 0.0;
-    if (!(latency >= 0.0) || !std::isfinite(latency))
-      throw CostError(p.where() + ": " + lat.entry->id + " gives latency = " + num(latency) + ": a latency is finite and zero or more");
-    seconds = latency + transfer;
+    seconds = fixed_latency(p, key) + transfer;
     out.flops = units::Flops{flops};
     out.bytes = bus;
   } else {  // host

@@ -446,6 +446,28 @@ static void check_registry_intervals_with([[maybe_unused]] const DataSet& data, 
   }
 }
 
+// SUB-5: an efficiency is a fraction of the chip's datasheet peak, so no value or curve value exceeds 1
+// (nor is zero or less: the price would be infinite or negative).
+static void check_registry_physics_with([[maybe_unused]] const DataSet& data, Registry& reg, Diagnostics& diags) {
+  for (const auto& e : reg.entries) {
+    if (!e.e->name.ends_with("_efficiency")) continue;
+    const auto bad = [](double v) { return !(v > 0.0 && v <= 1.0); };
+    if (e.e->value && bad(*e.e->value))
+      diags.error(e.file(), e.line(), e.col(),
+                  e.e->name + ": value " + num(*e.e->value) +
+                      " is not in (0, 1]: an efficiency above 1 implies more than the chip's datasheet peak [SUB-5]");
+    if (!e.e->curve) continue;
+    const auto& vals = e.e->curve->values;
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      if (!bad(vals[i])) continue;
+      diags.error(e.file(), e.e->curve->mark_.line, e.e->curve->mark_.col,
+                  e.e->name + ": curve value " + std::to_string(i) + " = " + num(vals[i]) +
+                      " is not in (0, 1]: an efficiency above 1 implies more than the chip's datasheet peak [SUB-5]");
+      break;  // one finding per curve
+    }
+  }
+}
+
 static void registry_notices_with([[maybe_unused]] const DataSet& data, Registry& reg, Diagnostics& notices) {
   for (const auto& e : reg.entries) {
     const s::CoefficientSetFit* fit = fit_of(e.e->method);
@@ -629,7 +651,7 @@ static void check_registry_all(const DataSet& data, Diagnostics& diags) {
   static constexpr Rule kRules[] = {&check_registry_families_with, &check_registry_boundaries_with,
                                     &check_registry_sources_with,  &check_registry_intervals_with,
                                     &check_registry_scopes_with,   &check_registry_workload_with,
-                                    &check_registry_complete_with};
+                                    &check_registry_complete_with, &check_registry_physics_with};
   Registry reg(data);
   for (const Rule rule : kRules) rule(data, reg, diags);
 }
