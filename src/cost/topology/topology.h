@@ -157,10 +157,15 @@ class Topology {
   std::map<std::string, std::map<std::string, DeviceSide>> devices_;
 };
 
+// The link names above, from the indices of a place: the topology's own spelling, used by its members
+// (which return names) and by tests. Not entry points of the cost model (SUB-6: they take indices and
+// directions, not plans or handles), hence detail.
+namespace detail {
 std::string nvlink_link(std::int64_t node, std::int64_t gpu, bool tx);
 std::string host_link_name(std::int64_t node, std::int64_t gpu, bool tx);
 std::string nic_link(std::int64_t node, std::int64_t gpu, bool tx);
 std::string uplink_link(const std::string& group, bool tx);
 std::string rack_switch_link(std::int64_t rack);
+}  // namespace detail
 
 }  // namespace blis::cost
