@@ -32,7 +32,7 @@
 //
 // src/cost reads no data tree (X3's include rule): the caller passes the catalog entries it loaded
 // (CatalogFacts) and the cluster as data::resolve_packaging resolved it (ClusterSpec);
-// tests/cost_topology/catalog_fixture.h fills both from a scenario's cluster, as the simulator will.
+// src/sim/wiring/cluster.h fills both from a scenario's cluster (the tests through it too).
 #pragma once
 
 #include <cstdint>
