@@ -125,6 +125,12 @@ void Context::report_once_per_line(const LintSpec& spec, const clang::SourceMana
   report(spec, sm, loc, std::move(message));
 }
 
+const std::vector<ListEntry>& LintSpec::list(const std::string& list_name) const {
+  static const std::vector<ListEntry> none;
+  auto it = lists.find(list_name);
+  return it == lists.end() ? none : it->second;
+}
+
 std::map<std::string, Factory>& lint_factories() {
   static std::map<std::string, Factory> factories;
   return factories;

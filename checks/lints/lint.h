@@ -27,6 +27,13 @@ struct Allowance {
   std::string why;
 };
 
+// One entry of a named list the lint reads as a setting (the record's `lint: lists:`), and why.
+struct ListEntry {
+  std::string value;               // a path, a name or a pattern, as the lint reads it
+  std::vector<std::string> names;  // what the entry is limited to, where the lint says; empty: no limit
+  std::string why;
+};
+
 // One lint as its record declares it (generated: lints_table.cpp).
 struct LintSpec {
   std::string name;    // blis-no-clock
@@ -35,6 +42,10 @@ struct LintSpec {
   std::vector<std::string> scope;
   std::vector<Allowance> allow;
   std::string fixture;  // the known-bad input: checks/lints/test/<stem>.<ext> (or a directory)
+  std::map<std::string, std::vector<ListEntry>> lists;  // by list name
+
+  // The named list; empty when the record gives none.
+  const std::vector<ListEntry>& list(const std::string& list_name) const;
 };
 const std::vector<LintSpec>& lint_specs();
 

@@ -67,6 +67,11 @@ def emit(records: list[Record], root: str) -> str:
                 "- Scope: " + ", ".join(f"`{s}`" for s in d["scope"])]
         for a in d["allow"]:
             out.append(f"- Allowed: `{a['path']}`: {' '.join(a['why'].split())}")
+        for name in sorted(d["lists"]):
+            out.append(f"- {name}:")
+            for e in d["lists"][name]:
+                only = f" (as {', '.join(f'`{n}`' for n in e['names'])})" if e.get("names") else ""
+                out.append(f"  - `{e['value']}`{only}: {' '.join(e['why'].split())}")
         msgs = _messages(root, d["fixture"])
         if msgs:
             out.append("- Says: " + "; ".join(f"\"{m}\"" for m in msgs))

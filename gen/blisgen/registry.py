@@ -24,7 +24,7 @@ class Check:
     expect: str | None
     runner: str
     in_build: bool
-    lint: dict | None = None  # {scope: [...], allow: [{path, why}]} on the check that declares a lint
+    lint: dict | None = None  # {scope, allow: [{path, why}], lists: {name: [{value, names, why}]}} where declared
 
 
 @dataclasses.dataclass

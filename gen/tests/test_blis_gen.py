@@ -15,7 +15,7 @@ FIX = os.path.join(HERE, "fixtures")
 GOLDEN = os.path.join(HERE, "golden")
 sys.path.insert(0, GEN)
 
-from blisgen import emit_cpp, emit_docs, emit_json, emit_meson  # noqa: E402
+from blisgen import emit_cpp, emit_docs, emit_json, emit_meson, lints  # noqa: E402
 from blisgen.registry import load_registry  # noqa: E402
 from blisgen.render import write_if_changed  # noqa: E402
 from blisgen.yamlnodes import GenError  # noqa: E402
@@ -116,6 +116,19 @@ class Outputs(unittest.TestCase):
             self.assertFalse(write_if_changed(p, "x\n"))
             self.assertEqual(os.stat(p).st_mtime, 1)
             self.assertTrue(write_if_changed(p, "y\n"))
+
+
+class LintLists(unittest.TestCase):
+    def test_a_lints_lists_reach_its_spec_with_their_names_and_why(self):
+        decl = {"name": "blis-x", "record": "X1", "scope": ["src/"], "allow": [], "fixture": "checks/lints/test/x",
+                "lists": {"types": [{"value": "std::basic_string", "names": ["chip", "model"], "why": "a name\n  by name"},
+                                    {"value": "blis::*", "why": "ours"}],
+                          "headers": [{"value": "src/a.h", "why": "public"}]}}
+        text = lints.emit_cpp([decl])
+        self.assertIn('{"blis-x", "X1", {"src/"}, {}, "checks/lints/test/x", '
+                      '{{"headers", {{"src/a.h", {}, "public"}}}, '
+                      '{"types", {{"std::basic_string", {"chip", "model"}, "a name by name"}, {"blis::*", {}, "ours"}}}}},',
+                      text)
 
 
 if __name__ == "__main__":

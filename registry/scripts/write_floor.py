@@ -46,6 +46,13 @@ BALANCED = (
     "A workload's own value (command line, scenario, trace or profile; D8) replaces it; this entry states "
     "no workload, no chip and no model, and rests on no data (D1).")
 
+NO_STARTUP_LOG = (
+    "../shared/data holds no GPU start-up log (the memory an engine reports outside its allocator: the "
+    "device context and the communication libraries' buffers), so there is nothing to measure this from on "
+    "any chip. 0 bytes is the lower bound: the memory breakdown leaves this memory out, so the GPU memory it "
+    "reports is short by it and a KV budget sized from the breakdown is too large by it. Replace it with a "
+    "value measured from start-up logs per chip and library version (SUB-14).")
+
 MISSING_FACT = (
     "The catalog states no fact this roofline reads ({gap}), and no value may be invented for it. Until "
     "the catalog states it, the term this coefficient prices is not charged, so the price is a lower "
@@ -58,6 +65,7 @@ ASSUMED = {  # (family kind or family, coefficient) -> (value, reason)
     ("*", "latency"): (0.0, NO_LATENCY),
     ("host", "time"): (0.0, NO_HOST_TIME),
     ("moe.expert_imbalance", "max_over_mean"): (1.0, BALANCED),
+    ("memory.outside_allocator", "bytes"): (0, NO_STARTUP_LOG),
 }
 
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cost/format.h"
+#include "cost/launch.h"
 #include "cost/primitive.h"
 
 namespace blis::cost {
@@ -65,55 +66,7 @@ bool is_link(const std::string& family) {
   return family.starts_with("collective.") || family == "p2p.send_recv";
 }
 
-// One rank's counts for the step.
-struct RankCounts {
-  std::int64_t tokens = 0;     // launched tokens (padding included)
-  std::int64_t requests = 0;   // launched requests (padding included)
-  std::int64_t sampled = 0;    // sampled positions
-  std::int64_t scheduled = 0;  // scheduled requests
-  std::vector<schema::StepShapeRequestStep> reqs;
-  std::optional<std::string> launch;
-  std::set<std::int64_t> eager_layers;
-};
-
 std::int64_t tok(const std::optional<units::Tokens>& t) { return t ? t->value() : 0; }
-
-RankCounts counts_of(const StepShape& step, std::size_t i) {
-  RankCounts c;
-  std::int64_t rank = static_cast<std::int64_t>(i);
-  if (step.ranks && i < step.ranks->size()) {
-    const auto& r = (*step.ranks)[i];
-    if (r.rank) rank = *r.rank;
-    if (r.requests) c.reqs = *r.requests;
-  }
-  for (const auto& q : c.reqs) {
-    c.tokens += tok(q.new_tokens);
-    c.sampled += q.sampled_tokens ? q.sampled_tokens->value() : 1;
-  }
-  c.scheduled = static_cast<std::int64_t>(c.reqs.size());
-  c.requests = c.scheduled;
-  if (step.padded)
-    for (const auto& p : *step.padded)
-      if (p.rank.value_or(0) == rank) {
-        if (p.tokens) {
-          if (p.tokens->value() < c.tokens)
-            refuse("padded[rank " + std::to_string(rank) + "].tokens",
-                   std::to_string(p.tokens->value()) + " is fewer than the " + std::to_string(c.tokens) +
-                       " new tokens scheduled on the rank");
-          c.tokens = p.tokens->value();
-        }
-        if (p.requests) {
-          if (p.requests->value() < c.scheduled)
-            refuse("padded[rank " + std::to_string(rank) + "].requests",
-                   std::to_string(p.requests->value()) + " is fewer than the " + std::to_string(c.scheduled) +
-                       " requests scheduled on the rank");
-          c.requests = p.requests->value();
-        }
-        c.launch = p.launch;
-        if (p.eager_layers) c.eager_layers.insert(p.eager_layers->begin(), p.eager_layers->end());
-      }
-  return c;
-}
 
 class StepPricer {
  public:
@@ -124,13 +77,13 @@ class StepPricer {
 
   engine::StepEstimate run() {
     const std::string mode = step_.mode.value_or("mixed");
-    const std::size_t ranks = std::max<std::size_t>(1, step_.ranks ? step_.ranks->size() : 0);
+    const std::size_t ranks = lockstep_ranks(step_);
     double slowest = -1.0;
     std::vector<engine::PrimitivePrice> slowest_terms;
     for (std::size_t i = 0; i < ranks; ++i) {
       terms_.clear();
       seconds_ = 0.0;
-      const RankCounts c = counts_of(step_, i);
+      const RankCounts c = counts_of(step_, i, "price step");
       if (mode != "prebuilt") forward(c);
       host(c);
       if (seconds_ > slowest) {
@@ -212,11 +165,7 @@ class StepPricer {
   }
 
   std::int64_t rows(const Layer& l, const RankCounts& c, const std::string& at) const {
-    const std::string r = l.shape && l.shape->rows ? *l.shape->rows : "tokens";
-    if (r == "tokens") return c.tokens;
-    if (r == "requests") return c.requests;
-    if (r == "sampled") return c.sampled;
-    refuse(at + ".shape.rows", "'" + r + "' is not a row count (tokens, requests, sampled)");
+    return rows_of(l.shape ? l.shape->rows : std::nullopt, c, "price step", at + ".shape.rows");
   }
 
   static double need(const std::optional<units::Count>& v, const std::string& field) {

@@ -46,7 +46,7 @@ engine::MemoryBreakdown Environment::memory(const engine::plan::PoolPlan& p) con
       profile_tokens = std::max(profile_tokens, t);
     }
   engine::MemoryBreakdown out;
-  std::int64_t host_tensors = 0, pinned = 0;
+  std::int64_t host_tensors = 0, pinned = 0, pageable = 0;
   for (std::int64_t s = 0; s < stages; ++s) {
     engine::StageMemory m;
     m.stage = s;
@@ -70,6 +70,7 @@ engine::MemoryBreakdown Environment::memory(const engine::plan::PoolPlan& p) con
         const std::int64_t bytes = b.bytes ? b.bytes->value() : 0;
         if (b.location.value_or("device") == "device") buffers += bytes;
         else if (b.location == "pinned_host" && s == 0) pinned += bytes;
+        else if (b.location == "host" && s == 0) pageable += bytes;
         if (b.name) m.engine_buffers.sources.push_back(*b.name);
       }
     if (p.graphs && p.graphs->buckets)
@@ -85,13 +86,14 @@ engine::MemoryBreakdown Environment::memory(const engine::plan::PoolPlan& p) con
   for (std::int64_t n = 0; n < nodes; ++n) {
     engine::HostNodeMemory h;
     h.node = n;
-    h.weights = units::BytesPerNode{host_tensors * per_node};
-    h.pinned_buffers = units::BytesPerNode{pinned * per_node};
+    h.weights.bytes = units::BytesPerNode{host_tensors * per_node};
+    h.pinned_buffers.bytes = units::BytesPerNode{pinned * per_node};
+    h.pageable_buffers.bytes = units::BytesPerNode{pageable * per_node};
     std::int64_t tier = 0;
     if (p.tiers)
       for (const auto& t : *p.tiers)
         if (t.bytes) tier += t.bytes->value() * per_node;  // a shared tier states each rank's even share
-    h.kv_tier = units::BytesPerNode{tier};
+    h.kv_tier.bytes = units::BytesPerNode{tier};
     out.host.push_back(h);
   }
   return out;

@@ -40,8 +40,8 @@ class Environment final : public engine::Environment {
   // stage is on every stage); engine buffers = the device buffers' bytes (node and group bases are each
   // rank's even share, as the plan states them); activations = activation_bytes_per_token x the profiling
   // step's largest launched tokens; graph pool = graph_pool_bytes_per_graph x the stage's buckets;
-  // outside the allocator = outside_allocator_bytes. Host: per node, host tensors and the pinned buffers
-  // times the plan's ranks per node, and the host KV tier (shared tiers once per node).
+  // outside the allocator = outside_allocator_bytes. Host: per node, host tensors, the pinned and the
+  // pageable host buffers times the plan's ranks per node, and the host KV tier (shared tiers once per node).
   engine::MemoryBreakdown memory(const engine::plan::PoolPlan& partial) const override;
   // seconds_per_step + (mode other than prebuilt) max over ranks of seconds_per_token x launched tokens
   // + seconds_per_request x launched requests; launched = the padded shape where stated, else scheduled.

@@ -2,9 +2,18 @@
 // lookup, each stating one of the two, resolve to the entry src/data's compare_scopes picks, whichever
 // order the two were loaded in (two overlays, applied both ways); the other is reported displaced. The
 // workload dimension is tested on the one workload-keyed family (D8 keeps it off every other).
+//
+// usage: cost-scope-precedence-test SCOPES   (the record's input: tests/cost/precedence_scopes.txt)
+//
+// SCOPES holds the entries' scopes, one a line as the entry's `scope:` mapping states it (`#` starts a
+// comment): `dimension: value`, the dimension one of registry/README.md's order. Every scope dimension but
+// workload needs a line, and every pair of lines is tried; a pair whose order the precedence leaves open
+// (two lines stating one dimension) is refused at load, and the test fails naming it.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -19,7 +28,7 @@ namespace {
 using namespace blis::cost;
 using namespace blis::cost::testing;
 
-const std::string kHash = "sha256:" + std::string(64, 'c');
+std::string g_scopes;  // the SCOPES file the program is given
 
 class TempDir {
  public:
@@ -44,23 +53,28 @@ class TempDir {
   std::filesystem::path root_;
 };
 
-// A scope dimension's YAML text for one entry.
-std::string scope_item(const std::string& dim) {
-  if (dim == "kernel") return "kernel: {library: cutlass, variant: fixture_pair, code_hashes: ['" + kHash + "']}";
-  if (dim == "chip") return "chip: H100-SXM";
-  if (dim == "dtype") return "dtype: bf16";
-  if (dim == "model") return "model: Qwen/Qwen3-8B";
-  if (dim == "fabric") return "fabric: InfiniBand-NDR";
-  if (dim == "span") return "span: node";
-  return dim + ": 2";  // group_size and the layout widths
+// The scope lines of SCOPES, in order.
+std::vector<std::string> scope_lines(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    if (!line.empty()) out.push_back(line);
+  }
+  return out;
 }
 
-std::string entry(const std::string& dim, double value) {
-  std::string e = "- name: gemm.compute_efficiency\n  scope: {" + scope_item(dim) + "}\n  value: " + std::to_string(value) +
+// The dimension a scope line states: the text before its first ':'.
+std::string dimension(const std::string& line) { return line.substr(0, line.find(':')); }
+
+std::string entry(const std::string& scope, double value) {
+  std::string e = "- name: gemm.compute_efficiency\n  scope: {" + scope + "}\n  value: " + std::to_string(value) +
                   "\n  unit: ratio\n  boundary: {time: device, execution: independent}\n  method:\n    roofline:\n      facts:\n"
                   "      - {file: catalog/hardware/H100-SXM.yaml, field: dense_peak.bf16.value, value: 989000000000000}\n"
                   "      formula: a test fixture of the precedence (tests/cost/precedence_test.cpp)\n";
-  if (dim == "model") e += "  missing_form: none; a test fixture of the precedence\n";
+  if (dimension(scope) == "model") e += "  missing_form: none; a test fixture of the precedence\n";
   return e;
 }
 
@@ -71,7 +85,7 @@ std::string document(const std::string& set, const std::string& family, const st
 
 LookupKey full_key() {
   LookupKey k;
-  k.kernel = KernelImpl{"cutlass", "fixture_pair", kHash};
+  k.kernel = KernelImpl{"cutlass", "fixture_pair", "sha256:" + std::string(64, 'c')};
   k.chip = "H100-SXM";
   k.dtype = "bf16";
   k.model = "Qwen/Qwen3-8B";
@@ -113,31 +127,44 @@ Outcome resolve_pair(const std::string& family, const std::string& name, const s
   return out;
 }
 
-TEST(CostScopePrecedence, EveryPairOfDimensionsResolvesAsTheDataLayerOrdersItInBothLoadOrders) {
-  std::vector<std::string> dims;
-  for (auto d : blis::data::scope_precedence())
-    if (d != "workload") dims.emplace_back(d);
-  ASSERT_EQ(dims.size(), 12u);
-  int pairs = 0;
+TEST(CostScopePrecedence, EveryPairOfScopesResolvesAsTheDataLayerOrdersItInBothLoadOrders) {
+  const std::vector<std::string> scopes = scope_lines(g_scopes);
+  const auto order = blis::data::scope_precedence();
+  auto rank = [&](const std::string& dim) {
+    return static_cast<std::size_t>(std::find(order.begin(), order.end(), dim) - order.begin());
+  };
+  for (const auto& s : scopes) ASSERT_LT(rank(dimension(s)), order.size()) << g_scopes << ": '" << s << "' states no scope dimension";
+  for (auto d : order) {
+    if (d == "workload") continue;
+    EXPECT_TRUE(std::any_of(scopes.begin(), scopes.end(), [&](const std::string& s) { return dimension(s) == d; }))
+        << g_scopes << " states no scope of dimension " << d << ": every dimension but workload is tried";
+  }
   const InputPoint point{{"m", 256}, {"n", 4096}, {"k", 4096}};
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    for (std::size_t j = i + 1; j < dims.size(); ++j) {
-      const std::string a = entry(dims[i], 0.5), b = entry(dims[j], 0.25);
+  for (std::size_t i = 0; i < scopes.size(); ++i) {
+    for (std::size_t j = i + 1; j < scopes.size(); ++j) {
+      const std::string a = entry(scopes[i], 0.5), b = entry(scopes[j], 0.25);
       for (bool a_first : {true, false}) {
-        SCOPED_TRACE(dims[i] + " vs " + dims[j] + (a_first ? ", pair-a loaded first" : ", pair-b loaded first"));
-        const Outcome o = resolve_pair("gemm", "gemm.compute_efficiency", a, b, point, a_first);
+        SCOPED_TRACE("'" + scopes[i] + "' vs '" + scopes[j] + (a_first ? "', pair-a loaded first" : "', pair-b loaded first"));
+        Outcome o;
+        try {
+          o = resolve_pair("gemm", "gemm.compute_efficiency", a, b, point, a_first);
+        } catch (const std::exception& e) {
+          const std::string why = e.what();
+          // The input itself is refused: the first such pair is reported, and the rest not tried.
+          if (why.find("does not order them") != std::string::npos)
+            FAIL() << "the precedence leaves the pair unordered, and the load refuses it:\n" << why;
+          FAIL() << "the load refused the pair:\n" << why;
+        }
         ASSERT_TRUE(o.data_order == blis::data::ScopeOrder::first_wins || o.data_order == blis::data::ScopeOrder::second_wins);
         const std::string winner = o.data_order == blis::data::ScopeOrder::first_wins ? "pair-a" : "pair-b";
         const std::string loser = winner == "pair-a" ? "pair-b" : "pair-a";
         EXPECT_EQ(o.chosen, winner);
         EXPECT_EQ(o.displaced, loser);
         // The README's order, read from the same list: the dimension earlier in it wins.
-        EXPECT_EQ(winner, i < j ? "pair-a" : "pair-b");
+        EXPECT_EQ(winner, rank(dimension(scopes[i])) < rank(dimension(scopes[j])) ? "pair-a" : "pair-b");
       }
-      ++pairs;
     }
   }
-  EXPECT_EQ(pairs, 12 * 11 / 2);
 }
 
 // The workload dimension: an entry stating it outranks the floor's unscoped assumed entry, which the
@@ -161,3 +188,13 @@ TEST(CostScopePrecedence, AWorkloadEntryOutranksTheUnscopedFloor) {
 }
 
 }  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: cost-scope-precedence-test SCOPES\n");
+    return 2;
+  }
+  g_scopes = argv[1];
+  return RUN_ALL_TESTS();
+}

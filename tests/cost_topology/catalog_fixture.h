@@ -1,7 +1,7 @@
 // The embedded catalog and the clusters the topology tests build on (SUB-17). A test states a cluster as
-// a scenario states it (ScenarioSpec); build() resolves it with data::resolve_packaging, the one function
-// that resolves packaging (SUB-3), loads the catalog entries the topology reads and fills the plain
-// ClusterSpec from the resolved packaging, as the simulator's build site will.
+// a scenario states it (ScenarioSpec); build() resolves it through the simulator's wiring
+// (src/sim/wiring/cluster.h: data::resolve_packaging, the one function that resolves packaging, SUB-3; the
+// catalog entries the topology reads; the plain ClusterSpec filled from the resolved packaging).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +14,8 @@
 #include "contracts/doc/diagnostics.h"
 #include "cost/topology/topology.h"
 #include "data/loader.h"
-#include "data/packaging.h"
 #include "data/validators.h"
+#include "sim/wiring/cluster.h"
 
 namespace blis::cost::testing {
 
@@ -47,17 +47,9 @@ struct ScenarioSpec {
   std::optional<std::vector<SwitchGroupSpec>> switch_groups;
 };
 
-inline schema::Network load_network(const data::DataSet& data, const std::string& name) {
-  const data::FileRef file = data.catalog.find("networks/" + name + ".yaml");
-  if (!file) throw std::runtime_error("no catalog entry networks/" + name + ".yaml");
-  doc::Diagnostics d{file->location()};
-  auto n = schema::load_network(file->bytes, file->path, d);
-  if (!n) throw std::runtime_error(d.str());
-  return *n;
-}
-
-// The catalog facts and resolved cluster of a scenario's cluster; a packaging refusal is thrown as a
-// TopologyError carrying resolve_packaging's diagnostics.
+// The catalog facts and resolved cluster of a scenario's cluster, through the simulator's own wiring
+// (sim::resolve_cluster); a packaging refusal is thrown as a TopologyError carrying resolve_packaging's
+// diagnostics.
 inline std::pair<CatalogFacts, ClusterSpec> resolve(const ScenarioSpec& s, const data::DataSet& data) {
   schema::ScenarioCluster sc;
   sc.chip = s.chip;
@@ -85,29 +77,7 @@ inline std::pair<CatalogFacts, ClusterSpec> resolve(const ScenarioSpec& s, const
       sc.switch_groups->push_back(out);
     }
   }
-  doc::Diagnostics d{"scenario"};
-  auto p = data::resolve_packaging(sc, data, d);
-  if (!p) throw TopologyError(d.str());
-
-  CatalogFacts facts;
-  facts.chip = p->chip;
-  facts.chip_file = p->chip_file;
-  if (p->chip.nvlink) facts.networks[p->chip.nvlink->network] = load_network(data, p->chip.nvlink->network);
-  if (p->chip.host_link) facts.networks[p->chip.host_link->network] = load_network(data, p->chip.host_link->network);
-  if (p->nvlink_switch) facts.networks[p->nvlink_switch->name] = *p->nvlink_switch;
-  if (p->fabric) facts.networks[p->fabric->name] = *p->fabric;
-  ClusterSpec c;
-  c.nodes = p->nodes.value();
-  c.gpus_per_node = p->gpus_per_node.value();
-  if (p->gpus_per_rack) c.gpus_per_rack = p->gpus_per_rack->value();
-  if (p->fabric) c.fabric = p->fabric->name;
-  for (const auto& st : p->storage) {
-    facts.devices[st.device.name] = st.device;
-    c.storage.push_back(StorageSpec{st.device.name, st.per_node.value()});
-  }
-  for (const auto& g : p->switch_groups)
-    c.switch_groups.push_back(SwitchGroupSpec{g.name, g.nodes, g.uplink_oversubscription.value()});
-  return {std::move(facts), std::move(c)};
+  return sim::resolve_cluster(sc, data);
 }
 
 inline Topology build(const ScenarioSpec& s, const data::DataSet& data = catalog()) {

@@ -156,8 +156,8 @@ RC_GTEST_PROP(CostPathProperty, NicAndUplinkDemandIsExactlyTheCrossingEdges, ())
     const Placement pa = t.place(a);
     const Placement pb = t.place(b);
     if (bytes > 0) {
-      must_carry[nic_link(pa.node, pa.gpu, true)] = true;
-      must_carry[nic_link(pb.node, pb.gpu, false)] = true;
+      must_carry[detail::nic_link(pa.node, pa.gpu, true)] = true;
+      must_carry[detail::nic_link(pb.node, pb.gpu, false)] = true;
     }
     if (t.group_of(pa.node) != t.group_of(pb.node)) crossing_groups += bytes;
   }

@@ -104,11 +104,13 @@ struct StageMemory {
 };
 
 // Host memory of one node (SUB-14): each figure counted once per node when the node's engines share it.
+// Every term's amount is per node (BytesPerNode), with the names it sums as its sources.
 struct HostNodeMemory {
   std::int64_t node = 0;
-  units::BytesPerNode weights{};         // host-resident tensors
-  units::BytesPerNode kv_tier{};         // the host KV tier
-  units::BytesPerNode pinned_buffers{};  // pinned host buffers
+  MemoryTerm weights;                  // host-resident tensors
+  MemoryTerm kv_tier;                  // the KV tiers held in host memory
+  MemoryTerm pinned_buffers;           // pinned host buffers
+  MemoryTerm pageable_buffers;         // pageable host buffers the plan states
 };
 
 // What Environment::memory answers for a partial plan.

@@ -70,6 +70,7 @@ const char* span_name(Span s) {
   return "?";
 }
 
+namespace detail {
 std::string nvlink_link(std::int64_t node, std::int64_t gpu, bool tx) {
   return "node" + num(node) + "/gpu" + num(gpu) + "/nvlink/" + (tx ? "tx" : "rx");
 }
@@ -81,6 +82,13 @@ std::string nic_link(std::int64_t node, std::int64_t gpu, bool tx) {
 }
 std::string uplink_link(const std::string& group, bool tx) { return group + "/uplink/" + (tx ? "tx" : "rx"); }
 std::string rack_switch_link(std::int64_t rack) { return "rack" + num(rack) + "/nvlink-switch"; }
+}  // namespace detail
+
+using detail::host_link_name;
+using detail::nic_link;
+using detail::nvlink_link;
+using detail::rack_switch_link;
+using detail::uplink_link;
 
 std::string Topology::where(const std::string& field) const {
   return chip_ + " (catalog " + chip_file_ + ") states no " + field;

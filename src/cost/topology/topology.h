@@ -32,7 +32,7 @@
 //
 // src/cost reads no data tree (X3's include rule): the caller passes the catalog entries it loaded
 // (CatalogFacts) and the cluster as data::resolve_packaging resolved it (ClusterSpec);
-// tests/cost_topology/catalog_fixture.h fills both from a scenario's cluster, as the simulator will.
+// src/sim/wiring/cluster.h fills both from a scenario's cluster (the tests through it too).
 #pragma once
 
 #include <cstdint>
@@ -157,10 +157,15 @@ class Topology {
   std::map<std::string, std::map<std::string, DeviceSide>> devices_;
 };
 
+// The link names above, from the indices of a place: the topology's own spelling, used by its members
+// (which return names) and by tests. Not entry points of the cost model (SUB-6: they take indices and
+// directions, not plans or handles), hence detail.
+namespace detail {
 std::string nvlink_link(std::int64_t node, std::int64_t gpu, bool tx);
 std::string host_link_name(std::int64_t node, std::int64_t gpu, bool tx);
 std::string nic_link(std::int64_t node, std::int64_t gpu, bool tx);
 std::string uplink_link(const std::string& group, bool tx);
 std::string rack_switch_link(std::int64_t rack);
+}  // namespace detail
 
 }  // namespace blis::cost

@@ -1,0 +1,1 @@
+#include "cost/coefficients.h"  // near-miss: a public header

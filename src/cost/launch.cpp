@@ -1,0 +1,70 @@
+#include "cost/launch.h"
+
+#include <algorithm>
+
+#include "cost/coefficients.h"
+
+namespace blis::cost {
+
+namespace {
+
+std::int64_t tok(const std::optional<units::Tokens>& t) { return t ? t->value() : 0; }
+
+[[noreturn]] void refuse(const std::string& what, const std::string& field, const std::string& cause) {
+  throw CostError(what + ": " + field + ": " + cause);
+}
+
+}  // namespace
+
+RankCounts counts_of(const engine::plan::StepShape& step, std::size_t i, const std::string& what,
+                     const std::string& field_prefix) {
+  RankCounts c;
+  std::int64_t rank = static_cast<std::int64_t>(i);
+  if (step.ranks && i < step.ranks->size()) {
+    const auto& r = (*step.ranks)[i];
+    if (r.rank) rank = *r.rank;
+    if (r.requests) c.reqs = *r.requests;
+  }
+  for (const auto& q : c.reqs) {
+    c.tokens += tok(q.new_tokens);
+    c.sampled += q.sampled_tokens ? q.sampled_tokens->value() : 1;
+  }
+  c.scheduled = static_cast<std::int64_t>(c.reqs.size());
+  c.requests = c.scheduled;
+  if (step.padded)
+    for (const auto& p : *step.padded)
+      if (p.rank.value_or(0) == rank) {
+        if (p.tokens) {
+          if (p.tokens->value() < c.tokens)
+            refuse(what, field_prefix + "padded[rank " + std::to_string(rank) + "].tokens",
+                   std::to_string(p.tokens->value()) + " is fewer than the " + std::to_string(c.tokens) +
+                       " new tokens scheduled on the rank");
+          c.tokens = p.tokens->value();
+        }
+        if (p.requests) {
+          if (p.requests->value() < c.scheduled)
+            refuse(what, field_prefix + "padded[rank " + std::to_string(rank) + "].requests",
+                   std::to_string(p.requests->value()) + " is fewer than the " + std::to_string(c.scheduled) +
+                       " requests scheduled on the rank");
+          c.requests = p.requests->value();
+        }
+        c.launch = p.launch;
+        if (p.eager_layers) c.eager_layers.insert(p.eager_layers->begin(), p.eager_layers->end());
+      }
+  return c;
+}
+
+std::size_t lockstep_ranks(const engine::plan::StepShape& step) {
+  return std::max<std::size_t>(1, step.ranks ? step.ranks->size() : 0);
+}
+
+std::int64_t rows_of(const std::optional<std::string>& rows, const RankCounts& c, const std::string& what,
+                     const std::string& field) {
+  const std::string r = rows.value_or("tokens");
+  if (r == "tokens") return c.tokens;
+  if (r == "requests") return c.requests;
+  if (r == "sampled") return c.sampled;
+  refuse(what, field, "'" + r + "' is not a row count (tokens, requests, sampled)");
+}
+
+}  // namespace blis::cost
