@@ -74,6 +74,7 @@ class Table:
     method: str          # measured | calibrated
     note: str
     rows: list
+    kv: str = ""         # the cache format when its kernel is an instantiation of its own (_kv_format)
 
     def identity_text(self) -> str:
         return identity_text(self.aic_chip, self.table, self.variant)
@@ -200,13 +201,13 @@ def load(base: str, chips: list[str] | None = None) -> list[Table]:
 
 
 def main_kernels(tables: list[Table]) -> list[Table]:
-    """Per chip, family and data format, the kernel the table measured most rows of (ties: by name)."""
+    """Per chip, family, data format and cache format, the kernel the table measured most rows of (ties: by name)."""
     best: dict[tuple, Table] = {}
     for t in tables:
-        k = (t.chip, t.family, t.fmt)
+        k = (t.chip, t.family, t.fmt, t.kv)
         if k not in best or (len(t.rows), t.variant) > (len(best[k].rows), best[k].variant):
             best[k] = t
-    return [t for t in tables if best[(t.chip, t.family, t.fmt)] is t]
+    return [t for t in tables if best[(t.chip, t.family, t.fmt, t.kv)] is t]
 
 
 def _group(rows: list[dict], key) -> dict:
@@ -218,13 +219,24 @@ def _group(rows: list[dict], key) -> dict:
     return out
 
 
+def _kv_format(act: str, kv: str) -> str:
+    """The cache format when it differs from the math's (a kernel of its own), else ""."""
+    return "" if DTYPES[kv] == DTYPES[act] else DTYPES[kv]
+
+
 def _tables(family, rel, aic_chip, tid, rows, kernel_key, build, method="measured", note="", library=None):
     """Splits rows by (kernel, data format) into Tables; build(row, variant) -> (key parts, inputs, formats) or None."""
     out = []
     fw = _meta(rows)
-    for (ks, fmt), group in sorted(_group(rows, kernel_key).items()):
-        variant = units.clean(strip_framework(ks, fw))
-        lib = library or library_of(variant, fw)
+    for key, group in sorted(_group(rows, kernel_key).items()):
+        ks, fmt = key[0], key[1]
+        base = units.clean(strip_framework(ks, fw))
+        lib = library or library_of(base, fw)
+        # A third key part names a cache format other than the math's: its own kernel instantiation
+        # (the fp8-cache attention kernels dequantize in the inner loop and run slower than the bf16
+        # ones on the same shapes), so its own table, variant `<kernel>.kv-<format>` and kernel identity;
+        # its unit IDs name that variant, as every unit ID names its kernel (check_registry.py, D5).
+        variant = base + (f".kv-{key[2]}" if len(key) > 2 and key[2] else "")
         frows = []
         for r in group:
             b = build(r)
@@ -237,7 +249,7 @@ def _tables(family, rel, aic_chip, tid, rows, kernel_key, build, method="measure
             continue
         out.append(Table(family, CHIPS[aic_chip], aic_chip, tid, rel, lib, variant,
                          forms.compute_dtype(frows[0].formats) if frows[0].formats else "",
-                         fmt, method, note, frows))
+                         fmt, method, note, frows, key[2] if len(key) > 2 else ""))
     return out
 
 
@@ -275,7 +287,7 @@ def _attention(phase):
                        "heads_q": hq, "heads_kv": hkv, "head_dim": d}
             return parts, inp, {"act": a, "kv": kv}
         fam = "attention.prefill" if phase == "prefill" else "attention.decode"
-        return _tables(fam, rel, aic_chip, tid, rows, lambda r: (r["kernel_source"], r["attn_dtype"]), build)
+        return _tables(fam, rel, aic_chip, tid, rows, lambda r: (r["kernel_source"], r["attn_dtype"], _kv_format(r["attn_dtype"], r["kv_cache_dtype"])), build)
     return read
 
 
@@ -337,7 +349,7 @@ def _mla(phase):
                        "kv_lora_rank": KV_LORA, "rope_dim": ROPE}
             return parts, inp, {"act": a, "kv": kv}
         fam = "attention.mla_prefill" if phase == "prefill" else "attention.mla_decode"
-        return _tables(fam, rel, aic_chip, tid, rows, lambda r: (r["kernel_source"], r["mla_dtype"]), build)
+        return _tables(fam, rel, aic_chip, tid, rows, lambda r: (r["kernel_source"], r["mla_dtype"], _kv_format(r["mla_dtype"], r["kv_cache_dtype"])), build)
     return read
 
 

@@ -133,9 +133,9 @@ def bus_bytes(family: str, inp: dict) -> float:
 
 def coordinate(axis: dict, x: float) -> float:
     if axis["scale"] == "log2":
-        if x < 1:
-            raise FormError(f"input {axis['input']} = {x}: a log2 axis needs inputs of 1 and more")
-        return math.log2(x)
+        if x < 0:
+            raise FormError(f"input {axis['input']} = {x}: negative, and a log2 axis reads it")
+        return math.log2(x) if x > 0 else -math.inf  # zero lies below every point: the low end is held
     return float(x)
 
 

@@ -59,10 +59,11 @@ def produce_from(tables: list[aicdata.Table]):
             es = ff.measured_entries(res)
             measured.setdefault(t.family, []).extend(es)
             key = (t.chip, t.family, "node" if ff.is_link(t.family) else t.dtype)
-            by_key.setdefault(key, []).append((len(t.rows), t.library == "nccl", t.variant, es))
+            by_key.setdefault(key, []).append((len(t.rows), t.library == "nccl", t.variant, es, t.kv == ""))
         for (chip, family, k), cands in sorted(by_key.items()):
-            # NCCL first among collectives (the general path); otherwise the most-measured kernel.
-            _, _, _, es = max(cands, key=lambda c: (c[1], c[0], c[2]))
+            # NCCL first among collectives (the general path); otherwise the kernel whose cache format is
+            # the math's (the fp8-cache instantiations are kernels of their own), then the most-measured.
+            _, _, _, es, _ = max(cands, key=lambda c: (c[1], c[4], c[0], c[2]))
             for e in es:
                 kern = f"{e['scope']['kernel']['library']}/{e['scope']['kernel']['variant']}"
                 rule = ff.PINNED_RULE.format(dtype="" if ff.is_link(family) else f" and data type {k}",

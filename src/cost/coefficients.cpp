@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <memory>
 
@@ -115,9 +116,10 @@ double Curve::at(const InputPoint& x, const std::string& what) const {
     if (it == x.end()) throw CostError(what + ": the curve reads input " + ax.input + ", which the lookup does not give");
     double u = it->second;
     if (ax.log2) {
-      if (!(u > 0.0))
-        throw CostError(what + ": input " + ax.input + " = " + num(u) + " is not positive, and the curve reads it on a log2 axis");
-      u = fmath::log2(u);
+      // A count of zero (an idle rank's call, no context yet) lies below every point: the low end is held.
+      if (!(u >= 0.0))
+        throw CostError(what + ": input " + ax.input + " = " + num(u) + " is negative, and the curve reads it on a log2 axis");
+      u = u > 0.0 ? fmath::log2(u) : -std::numeric_limits<double>::infinity();
     }
     const std::vector<double>& p = ax.points;
     if (u <= p.front()) {

@@ -36,6 +36,13 @@ RegistryInput registry_input(const data::DataSet& ds) { return sim::registry_inp
 
 Coefficients coefficients(const data::DataSet& data) { return sim::coefficients(data); }
 
+Coefficients floor_coefficients(const data::DataSet& data) {
+  data::DataSet floor;
+  for (const data::Coefficient& c : data.coefficients)
+    if (c.id.set != "measured" && c.id.set != "transferred") floor.coefficients.push_back(c);
+  return sim::coefficients(floor);
+}
+
 std::map<std::string, schema::Chip> chips(const data::DataSet& data) {
   std::map<std::string, schema::Chip> out;
   for (const auto& f : data.catalog.of_kind("chip")) {

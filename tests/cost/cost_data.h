@@ -28,6 +28,10 @@ data::LoadOptions options_for_dir(const std::string& dir);
 // The registry of `data` as the cost model reads it.
 RegistryInput registry_input(const data::DataSet& data);
 Coefficients coefficients(const data::DataSet& data);
+// The same without the embedded fitted sets (`measured`, `transferred`): the floor and a test's own
+// fixture sets (which name other sets), for tests whose expectations are the catalog roofline or that
+// pit fixture entries against the floor.
+Coefficients floor_coefficients(const data::DataSet& data);
 
 // Every catalog chip, by name, read with the generated reader.
 std::map<std::string, schema::Chip> chips(const data::DataSet& data);

@@ -1,5 +1,5 @@
 // Curve evaluation (schema coefficient-set `Curve`): exact at grid points, linear between them in the
-// scaled coordinate, ends held; log2 axes read through fmath and refuse a non-positive input; malformed
+// scaled coordinate, ends held; log2 axes read through fmath, hold the low end at zero and refuse a negative input; malformed
 // curves refused.
 #include <gtest/gtest.h>
 
@@ -30,7 +30,7 @@ TEST(Curve, Log2AxisInterpolatesInLog2) {
   EXPECT_DOUBLE_EQ(c.at({{"k", 4.0}}, "t"), 0.7);   // log2 4 = 2: halfway
   EXPECT_DOUBLE_EQ(c.at({{"k", 2.0}}, "t"), 0.6);   // a quarter of the way, not 1/15 of it
   EXPECT_EQ(c.at({{"k", 0.5}}, "t"), 0.5);          // log2 0.5 = -1: below the first point, held
-  EXPECT_THROW(c.at({{"k", 0.0}}, "t"), CostError);
+  EXPECT_EQ(c.at({{"k", 0.0}}, "t"), 0.5);          // zero (an idle rank's count): below every point, held
   EXPECT_THROW(c.at({{"k", -3.0}}, "t"), CostError);
 }
 

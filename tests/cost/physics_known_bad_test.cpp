@@ -17,7 +17,7 @@ TEST(PhysicsKnownBad, ACollectiveThatSpeedsUpWithItsGroupIsFound) {
   blis::data::LoadOptions o;
   o.registry_overlays.push_back(source_root() + "/tests/cost/fixtures/collective-faster-with-group");
   const auto bad = load_data(o);
-  const Coefficients c = blis::cost::testing::coefficients(bad);
+  const Coefficients c = blis::cost::testing::floor_coefficients(bad);  // the fixture against the floor
   const PrimitiveCall call = representative_call("collective.all_reduce", "H100-SXM", "bf16", std::string("node"));
   const std::string v = collective_faster_with_group(c, call, 4, 8);
   EXPECT_NE(v.find("gets faster as the group grows"), std::string::npos) << v;

@@ -1,5 +1,5 @@
 // VAL-3 (with VAL-10's flags) and VAL-8 on the fixture registry tests/cost/fixtures/fitted (an overlay on
-// the embedded data): each price reports the least trusted effective rank among the coefficients it used,
+// the embedded floor: the fitted sets left out, floor_coefficients): each price reports the least trusted effective rank among the coefficients it used,
 // with that entry's method and flags; an extrapolated lookup ranks with transferred (3), an unidentified
 // entry with assumed (7); flags never change which entry is chosen; a price lists every entry a lookup
 // displaced; a kernel-scoped entry answers only its own library, variant and hashes.
@@ -41,7 +41,7 @@ class Provenance : public ::testing::Test {
     blis::data::LoadOptions o;
     o.registry_overlays.push_back(g_overlay);
     data_ = new blis::data::DataSet(load_data(o));
-    coefficients_ = new Coefficients(blis::cost::testing::coefficients(*data_));
+    coefficients_ = new Coefficients(blis::cost::testing::floor_coefficients(*data_));
   }
   static void TearDownTestSuite() {
     delete coefficients_;
@@ -86,18 +86,19 @@ TEST_F(Provenance, FittedEntriesInRangeReportMeasured) {
   EXPECT_EQ(p.provenance.method, Method::measured);
   EXPECT_FALSE(p.provenance.extrapolated);
   EXPECT_FALSE(p.provenance.unidentified);
-  EXPECT_EQ(p.provenance.used.size(), 4u);
+  EXPECT_EQ(p.provenance.used.size(), 5u);
   for (const auto& u : p.provenance.used) EXPECT_NE(u.find("set fixture"), std::string::npos) << u;
   EXPECT_TRUE(contains(p.provenance.displaced, "set floor, name gemm.compute_rate"));
   EXPECT_TRUE(contains(p.provenance.displaced, "set floor, name gemm.memory_rate"));
-  // The price reads the fitted rates and the curve: compute efficiency at log2(256) = 8 of [0, 12] is 0.7.
+  EXPECT_TRUE(contains(p.provenance.displaced, "set floor, name gemm.latency"));
+  // The price reads the fitted rates, latency and the curve: compute efficiency at log2(256) = 8 of [0, 12] is 0.7.
   const double f = 2.0 * 256 * 4096 * 4096;
   const double b = 256.0 * 4096 * 2 + 4096.0 * 4096 * 2 + 256.0 * 4096 * 2;
   const Resolved eff = resolve(*coefficients_, "gemm.compute_efficiency",
                                key(KernelImpl{"cutlass", "fixture_b", kHashB}, "H100-SXM"),
                                {{"m", 256}, {"n", 4096}, {"k", 4096}});
   EXPECT_DOUBLE_EQ(eff.value, 0.3 + 0.6 * 8.0 / 12.0);
-  EXPECT_DOUBLE_EQ(p.seconds.value(), std::max(f / (7e14 * eff.value), b / (3e12 * 0.9)));
+  EXPECT_DOUBLE_EQ(p.seconds.value(), 2e-6 + std::max(f / (7e14 * eff.value), b / (3e12 * 0.9)));
   EXPECT_DOUBLE_EQ(p.flops.value(), f);
   EXPECT_DOUBLE_EQ(p.bytes, b);
 }

@@ -107,8 +107,11 @@ class Forms(unittest.TestCase):
         self.assertEqual(forms.curve_value(c, {"m": 2, "k": 15}), 0.5 * 1.5 + 0.5 * 3.5)
         self.assertEqual(forms.curve_value(c, {"m": 64, "k": 100}), 4.0)
         self.assertEqual(forms.curve_value(c, {"m": 1, "k": 0}), 1.0)
-        with self.assertRaisesRegex(forms.FormError, "needs inputs of 1 and more"):
-            forms.curve_value(c, {"m": 0.5, "k": 10})
+        # Below the first point and at zero (an idle rank's count) the low end is held, as in C++ (Curve::at).
+        self.assertEqual(forms.curve_value(c, {"m": 0.5, "k": 10}), 1.0)
+        self.assertEqual(forms.curve_value(c, {"m": 0, "k": 10}), 1.0)
+        with self.assertRaisesRegex(forms.FormError, "negative, and a log2 axis reads it"):
+            forms.curve_value(c, {"m": -1, "k": 10})
 
     def test_gemm_and_collective_times(self):
         fm = {"act": "bf16", "w": "bf16", "out": "bf16"}
