@@ -483,7 +483,14 @@ CURVED = ("measured", "calibrated", "transferred")
 
 
 def _check_physics(e: Entry) -> list[Finding]:
-    """SUB-5: an efficiency (value and every curve value) lies in (0, 1], a fraction of the datasheet peak."""
+    """SUB-5: an efficiency (value and every curve value) lies in (0, 1], a fraction of the datasheet peak;
+    a time (unit seconds: a per-call latency, a host time) is never negative."""
+    if e.data.get("unit") == "seconds":
+        v = e.data.get("value")
+        if isinstance(v, (int, float)) and v < 0:
+            return [Finding(e.loc, f"{e.name}: value {v} s is negative: no primitive takes less than no time",
+                            "SUB-5", (e.doc.rel,))]
+        return []
     if not e.name.endswith("_efficiency"):
         return []
     vals = []

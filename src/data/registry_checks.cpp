@@ -450,6 +450,13 @@ static void check_registry_intervals_with([[maybe_unused]] const DataSet& data, 
 // (nor is zero or less: the price would be infinite or negative).
 static void check_registry_physics_with([[maybe_unused]] const DataSet& data, Registry& reg, Diagnostics& diags) {
   for (const auto& e : reg.entries) {
+    // A time (a per-call latency, a host time) below zero: a primitive faster than doing nothing.
+    if (e.e->unit == "seconds") {
+      if (e.e->value && *e.e->value < 0.0)
+        diags.error(e.file(), e.line(), e.col(),
+                    e.e->name + ": value " + num(*e.e->value) + " s is negative: no primitive takes less than no time [SUB-5]");
+      continue;
+    }
     if (!e.e->name.ends_with("_efficiency")) continue;
     const auto bad = [](double v) { return !(v > 0.0 && v <= 1.0); };
     if (e.e->value && bad(*e.e->value))

@@ -111,6 +111,8 @@ const std::map<std::string, Case>& cases() {
       {"acceptance-rates-count", {"registry/acceptance/fixture.yaml", "has 2 rates for K = 3 positions [D8]"}},
       {"acceptance-rates-order", {"registry/acceptance/fixture.yaml", "increase with position"}},
       {"boundary", {"registry/sets/extra/host.step.yaml", "its formula reads time=host, execution=independent"}},
+      {"efficiency-above-one", {"registry/sets/extra/gemm.yaml", "is not in (0, 1]: an efficiency above 1"}},
+      {"time-negative", {"registry/sets/extra/host.step.yaml", "no primitive takes less than no time [SUB-5]"}},
       {"chip-unknown", {"registry/sets/extra/gemm.yaml", "names nothing in the catalog in use"}},
       {"cite-key", {"registry/sets/extra/gemm.yaml", "cites source 'fixture-paper', which is not a key"}},
       {"coefficient", {"registry/sets/extra/gemm.yaml", "is not a coefficient of family gemm"}},

@@ -41,6 +41,8 @@ RULES = {
     "range-order": ("registry/sets/extra/gemm.yaml", "VAL-10", "above max"),
     "fitted-kernel": ("registry/sets/extra/gemm.yaml", "D5", "leaves out kernel"),
     "boundary": ("registry/sets/extra/host.step.yaml", "VAL-9", "its formula reads time=host"),
+    "efficiency-above-one": ("registry/sets/extra/gemm.yaml", "SUB-5", "is not in (0, 1]"),
+    "time-negative": ("registry/sets/extra/host.step.yaml", "SUB-5", "no primitive takes less than no time"),
     "model-scope": ("registry/sets/extra/gemm.yaml", "VAL-7", "missing general form"),
     "workload-keyed": ("registry/sets/extra/moe.expert_imbalance.yaml", "D8", "its scope states a workload"),
     "workload-not-keyed": ("registry/sets/extra/gemm.yaml", "D8", "is not workload-keyed"),
