@@ -31,23 +31,19 @@ RankCounts counts_of(const engine::plan::StepShape& step, std::size_t i, const s
   }
   c.scheduled = static_cast<std::int64_t>(c.reqs.size());
   c.requests = c.scheduled;
+  // A padded size replaces the scheduled one it may not fall below.
+  const auto pad = [&](std::int64_t padded, std::int64_t scheduled, const char* field, const char* unit) {
+    if (padded < scheduled)
+      refuse(what, field_prefix + "padded[rank " + std::to_string(rank) + "]." + field,
+             std::to_string(padded) + " is fewer than the " + std::to_string(scheduled) + " " + unit +
+                 " scheduled on the rank");
+    return padded;
+  };
   if (step.padded)
     for (const auto& p : *step.padded)
       if (p.rank.value_or(0) == rank) {
-        if (p.tokens) {
-          if (p.tokens->value() < c.tokens)
-            refuse(what, field_prefix + "padded[rank " + std::to_string(rank) + "].tokens",
-                   std::to_string(p.tokens->value()) + " is fewer than the " + std::to_string(c.tokens) +
-                       " new tokens scheduled on the rank");
-          c.tokens = p.tokens->value();
-        }
-        if (p.requests) {
-          if (p.requests->value() < c.scheduled)
-            refuse(what, field_prefix + "padded[rank " + std::to_string(rank) + "].requests",
-                   std::to_string(p.requests->value()) + " is fewer than the " + std::to_string(c.scheduled) +
-                       " requests scheduled on the rank");
-          c.requests = p.requests->value();
-        }
+        if (p.tokens) c.tokens = pad(p.tokens->value(), c.tokens, "tokens", "new tokens");
+        if (p.requests) c.requests = pad(p.requests->value(), c.scheduled, "requests", "requests");
         c.launch = p.launch;
         if (p.eager_layers) c.eager_layers.insert(p.eager_layers->begin(), p.eager_layers->end());
       }

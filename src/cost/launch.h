@@ -1,7 +1,8 @@
 // What one lockstep rank of a StepShape launches (design §6.2): the counts a lowered layer's `rows` reads
 // (launched tokens, launched requests, sampled positions), the requests scheduled on the rank and how the
 // step launches. Shared by step pricing (step.h) and the memory breakdown (memory.h), which sizes the
-// plan's profiling step with the same counts; internal to src/cost.
+// plan's profiling step with the same counts and scopes its lookups by the same layout; internal to
+// src/cost.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,19 @@ RankCounts counts_of(const engine::plan::StepShape& step, std::size_t i, const s
 
 // The number of lockstep ranks the step describes: its ranks, at least one.
 std::size_t lockstep_ranks(const engine::plan::StepShape& step);
+
+// The plan layout's parallel widths (tp, ep, pp, dp, cp), where stated, copied into the same-named scope
+// fields of a lookup key or a primitive call.
+template <class Scoped>
+void copy_layout_widths(const engine::plan::PoolPlan& plan, Scoped& to) {
+  if (!plan.layout) return;
+  const auto& lo = *plan.layout;
+  if (lo.tp) to.tp = lo.tp->value();
+  if (lo.ep) to.ep = lo.ep->value();
+  if (lo.pp) to.pp = lo.pp->value();
+  if (lo.dp) to.dp = lo.dp->value();
+  if (lo.cp) to.cp = lo.cp->value();
+}
 
 // The row count a lowered layer's `rows` names ("tokens" when absent): launched tokens, launched requests
 // or sampled positions. Refuses (CostError) another value, naming `field`.

@@ -334,14 +334,7 @@ class Breakdown {
     LookupKey key;
     key.chip = *plan_.chip;
     key.model = plan_.model;
-    if (plan_.layout) {
-      const auto& lo = *plan_.layout;
-      if (lo.tp) key.tp = lo.tp->value();
-      if (lo.ep) key.ep = lo.ep->value();
-      if (lo.pp) key.pp = lo.pp->value();
-      if (lo.dp) key.dp = lo.dp->value();
-      if (lo.cp) key.cp = lo.cp->value();
-    }
+    copy_layout_widths(plan_, key);
     const std::string name = "memory.outside_allocator.bytes";
     const Resolved r = resolve(coefficients_, name, key,
                                {{"ranks", static_cast<double>(mul(layout_.nodes, layout_.per_node))}});

@@ -153,14 +153,7 @@ class StepPricer {
     call.chip = *plan_.chip;
     call.model = plan_.model;
     call.workload = ctx_.workload;
-    if (plan_.layout) {
-      const auto& lo = *plan_.layout;
-      if (lo.tp) call.tp = lo.tp->value();
-      if (lo.ep) call.ep = lo.ep->value();
-      if (lo.pp) call.pp = lo.pp->value();
-      if (lo.dp) call.dp = lo.dp->value();
-      if (lo.cp) call.cp = lo.cp->value();
-    }
+    copy_layout_widths(plan_, call);
     return call;
   }
 
