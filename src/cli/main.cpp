@@ -7,6 +7,7 @@
 #include "cli/data_cmd.h"
 #include "cli/invariants_cmd.h"
 #include "cli/price_cmd.h"
+#include "cli/run_cmd.h"
 #include "cli/schema_cmd.h"
 #include "cli/version.h"
 
@@ -23,6 +24,10 @@ constexpr std::string_view kUsage =
     "  catalog list | resolve NAME [data flags]             the catalog in use, and what a name resolves to\n"
     "  price [data flags] [--workload W] PLAN STEP           a step's price with its provenance\n"
     "  price-diff --base DIR --registry DIR PLAN STEP...    step prices under two registries, side by side\n"
+    "  run [data flags] [--replications N] [--threads N] [--out DIR] SCENARIO\n"
+    "                                                       simulate a scenario; its Result as JSON\n"
+    "  replay [options of run] SCENARIO TRACE               rerun a scenario on a trace a run exported\n"
+    "  metrics [--json]                                     the metric registry\n"
     "  version                                              print the versions this build was made with\n";
 
 }  // namespace
@@ -41,6 +46,9 @@ int main(int argc, char** argv) {
   if (cmd == "catalog") return blis::cli::catalog_main(args);
   if (cmd == "price") return blis::cli::price_main(args);
   if (cmd == "price-diff") return blis::cli::price_diff_main(args);
+  if (cmd == "run") return blis::cli::run_main(args, blis::cli::production_runtime());
+  if (cmd == "replay") return blis::cli::run_main(args, blis::cli::production_runtime(), true);
+  if (cmd == "metrics") return blis::cli::metrics_main(args);
   if (cmd == "version" || cmd == "--version") {
     std::fputs(blis::cli::version_text().c_str(), stdout);
     return 0;

@@ -1,0 +1,80 @@
+// The router as a DEVS component (design §8.1, DEV-1): it receives each client's requests and answers at
+// once (a zero time advance) by dispatching each to the endpoint its picker chooses. Responses (each
+// engine's step records and refusals) stream back through it to the clients, as through llm-d's gateway. It learns about the
+// engines only from the publications its scrape lines deliver, keyed on (time, publication sequence)
+// (DEV-4); it never reads an engine's state. Aborts are forwarded to the engine the request went to.
+// The picker is the router's decision code: the llm-d port (router/) plugs in here; tests plug in the
+// conformance pickers.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "contracts/engine/scheduling.h"
+#include "sim/devs/atomic.h"
+#include "sim/devs/coordinator.h"
+#include "sim/observe/observations.h"
+
+namespace blis::sim {
+
+// One endpoint as the router sees it.
+struct EndpointView {
+  std::string pool;
+  std::int64_t instance = 0;
+  std::optional<engine::Published> metrics;  // the newest delivered publication, if any
+  SimTime published{};                       // its publication time
+  std::uint64_t sequence = 0;                // and sequence
+};
+
+class Picker {
+ public:
+  virtual ~Picker() = default;
+  virtual std::string_view name() const = 0;
+  // The index of the endpoint that serves `request`; called in the router's transitions, in bag order.
+  virtual std::size_t pick(const engine::Request& request, const std::vector<EndpointView>& endpoints) = 0;
+};
+
+struct Endpoint {
+  std::string pool;
+  std::int64_t instance = 0;
+  ComponentId engine = 0;
+};
+
+class RouterComponent final : public Atomic {
+ public:
+  RouterComponent(std::vector<Endpoint> endpoints, Picker& picker, Observations& observations);
+
+  std::string_view name() const override { return "router"; }
+  SimTime time_advance() const override;
+  void output(SimTime now, Outbox& out) override;
+  void internal(SimTime now) override;
+  void external(SimTime now, SimTime elapsed, const Bag& bag) override;
+  void confluent(SimTime now, const Bag& bag) override;
+
+ private:
+  struct Pending {
+    ComponentId to = 0;
+    MessageClass cls = MessageClass::kDispatch;
+    Payload payload;
+  };
+  struct Route {
+    std::size_t endpoint = 0;
+    ComponentId client = 0;
+  };
+  void take(SimTime now, const Bag& bag);
+  void forward(const StepRecord& record);
+
+  std::vector<Endpoint> endpoints_;
+  std::vector<EndpointView> view_;
+  Picker& picker_;
+  Observations& observations_;
+  std::map<std::string, Route> routed_;  // each request the router sent and has not seen end
+  std::set<std::string> aborted_;        // aborts forwarded whose engine has not yet applied them
+  std::vector<Pending> pending_;
+};
+
+}  // namespace blis::sim

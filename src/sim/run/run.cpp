@@ -1,0 +1,437 @@
+#include "sim/run/run.h"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+
+#include "contracts/sha256.h"
+#include "sim/analysis/interval.h"
+#include "sim/metrics/figures.h"
+#include "sim/metrics/registry.h"
+#include "sim/replication_runner.h"
+#include "sim/rng/substreams.h"
+#include "sim/run/steady_state.h"
+#include "sim/workload/convert/convert.h"
+
+namespace blis::sim {
+namespace {
+
+void put_le(std::string& s, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+struct Request {
+  std::string metric;
+  FigureScope scope;
+};
+
+std::vector<Request> requested_figures(const schema::Scenario& sc) {
+  std::vector<Request> out;
+  if (!sc.frame.metrics) {
+    for (const auto& m : metric_registry().metrics) out.push_back(Request{m.id, FigureScope{}});
+    return out;
+  }
+  for (std::size_t i = 0; i < sc.frame.metrics->size(); ++i) {
+    const auto& f = (*sc.frame.metrics)[i];
+    const std::string field = "frame.metrics[" + std::to_string(i) + "]";
+    if (!find_metric(f.metric)) throw std::invalid_argument(field + ".metric: '" + f.metric + "' is not in the metric registry (see: blis metrics)");
+    if (f.aggregate) throw std::invalid_argument(field + ".aggregate: aggregates over scopes are not computed by this build yet");
+    FigureScope s;
+    s.level = f.scope.level;
+    if (s.level != "cluster") {
+      if (!f.scope.pool) throw std::invalid_argument(field + ".scope.pool: required by a " + s.level + " scope");
+      s.pool = *f.scope.pool;
+    }
+    if (s.level == "instance") {
+      if (!f.scope.instance) throw std::invalid_argument(field + ".scope.instance: required by an instance scope");
+      s.instance = *f.scope.instance;
+    }
+    out.push_back(Request{f.metric, s});
+  }
+  return out;
+}
+
+struct Estimate {
+  std::optional<double> value;
+  std::string withheld;
+  std::optional<schema::ResultInterval> interval;
+  std::int64_t unfinished = 0;
+};
+
+Estimate estimate(const Request& r, const std::vector<ReplicationOutput>& reps, double confidence) {
+  Estimate e;
+  std::vector<double> values;
+  for (const auto& rep : reps) {
+    const ReplicationFigure f = replication_figure(r.metric, r.scope, rep);
+    e.unfinished += f.unfinished;
+    if (!f.value) {
+      if (e.withheld.empty()) e.withheld = f.withheld;
+      continue;
+    }
+    values.push_back(*f.value);
+  }
+  if (!e.withheld.empty()) return e;
+  if (values.size() < 2) {
+    e.value = values.front();
+    return e;
+  }
+  const analysis::Interval in = analysis::replication_interval(values, confidence);
+  e.value = in.mean;
+  schema::ResultInterval out;
+  out.low = in.lower();
+  out.high = in.upper();
+  out.confidence = units::Ratio{confidence};
+  out.method = "replications";
+  out.samples = units::Count{static_cast<std::int64_t>(values.size())};
+  e.interval = out;
+  return e;
+}
+
+bool narrow_enough(const std::vector<Request>& figures, const std::vector<ReplicationOutput>& reps, double confidence,
+                   double fraction) {
+  for (const auto& r : figures) {
+    const Estimate e = estimate(r, reps, confidence);
+    if (!e.value || !e.interval) continue;  // withheld figures do not hold the run open
+    const double half = (e.interval->high - e.interval->low) / 2;
+    if (half > fraction * std::fabs(*e.value)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::uint64_t replication_seed(std::uint64_t scenario_seed, std::int64_t index) {
+  std::string bytes = "replication";
+  bytes.push_back('\0');
+  put_le(bytes, scenario_seed);
+  put_le(bytes, static_cast<std::uint64_t>(index));
+  contracts::Sha256 h;
+  h.update(bytes);
+  const auto d = h.digest();
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(d[static_cast<std::size_t>(i)]) << (8 * i);
+  return v & ~(std::uint64_t{1} << 63);
+}
+
+RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const RunOptions& options, const RunContext& context) {
+  const schema::Scenario& sc = file.scenario;
+  if (sc.frame.batch_means) throw std::invalid_argument("frame.batch_means: batch means are not run by this build yet");
+  if (sc.frame.rng && *sc.frame.rng != rng::Substreams::generator()) {
+    throw std::invalid_argument("frame.rng: '" + *sc.frame.rng + "' is not this build's generator, " +
+                                std::string(rng::Substreams::generator()));
+  }
+  if (sc.frame.conditions && sc.frame.conditions->concurrency_tolerance) {
+    throw std::invalid_argument("frame.conditions.concurrency_tolerance: achieved concurrency is not judged by this build yet");
+  }
+  // Replay of a recorded trace: no random input, one run (§8.5).
+  std::optional<Trace> replay;
+  if (sc.workload.replay) {
+    const auto& rp = *sc.workload.replay;
+    if (rp.resample) throw std::invalid_argument("workload.replay.resample: resampling a trace is not done by this build yet");
+    const std::string path = (std::filesystem::path(file.directory) / rp.trace).string();
+    replay = read_trace(path);
+    if (rp.sha256 && *rp.sha256 != replay->sha256) {
+      throw std::invalid_argument("workload.replay.sha256: " + path + " has SHA-256 " + replay->sha256 + ", not " + *rp.sha256);
+    }
+    if (options.replications && *options.replications != 1) {
+      throw std::invalid_argument("--replications: a replay without resampling has no random input; every replication would be the same run");
+    }
+  }
+  if (sc.workload.convert && (options.trace)) {
+    throw std::invalid_argument("--trace-out: a converted workload is already a trace of its client's requests; export is not done for it yet");
+  }
+  const bool random_input = !replay.has_value();
+  if (random_input && !sc.frame.replications && !options.replications) {
+    throw std::invalid_argument("frame.replications: required: the workload draws random inputs, so one run gives no interval (§8.8)");
+  }
+  if (options.replications && *options.replications < 1) {
+    throw std::invalid_argument("--replications: " + std::to_string(*options.replications) + " is below 1");
+  }
+  const std::vector<Request> figures = requested_figures(sc);
+  const double confidence = sc.frame.replications && sc.frame.replications->confidence ? sc.frame.replications->confidence->value() : 0.95;
+  const auto seed = static_cast<std::uint64_t>(sc.seed);
+  if (options.trace && !(replay || options.replications == 1)) {
+    throw std::invalid_argument("--trace-out: a trace records one run; give --replications 1");
+  }
+  TraceWriter writer;
+  const bool steady = sc.frame.warmup == "mser-5";
+  Wiring wired = wiring;
+  wired.steady_state = steady;
+  // A benchmark client's workload file, converted anew for each replication from that replication's seed.
+  std::vector<std::string> conversion_warnings;
+  if (sc.workload.convert) {
+    conversion_warnings = convert_workload(*sc.workload.convert, file.directory, replication_seed(seed, 0)).warnings;
+  }
+  auto one = [&](std::int64_t index) {
+    std::optional<Trace> converted;
+    if (sc.workload.convert) converted = convert_workload(*sc.workload.convert, file.directory, replication_seed(seed, index)).trace;
+    const Trace* source = replay ? &*replay : converted ? &*converted : nullptr;
+    ReplicationOutput rep = run_replication(file, wired, replication_seed(seed, index),
+                                            options.trace && !replay ? &writer : nullptr, source);
+    if (steady) {
+      const SteadyStateJudgement j = judge_steady_state(rep);
+      rep.state = analysis::to_string(j.classification.run_class);
+      for (const auto& reason : j.classification.reasons) {
+        rep.reasons.push_back(reason.series + (reason.series.empty() ? "" : ": ") + analysis::to_string(reason.finding) +
+                              " (" + reason.detail + ")");
+      }
+      if (j.classification.saturation_throughput) rep.saturation_rps = j.classification.saturation_throughput->mean;
+      rep.warmup_end = j.warmup_end;
+    }
+    return rep;
+  };
+
+  RunOutput out;
+  std::string stopped_by;
+  if (replay) {
+    out.replications = run_replications(one, 0, 1, 1);
+    stopped_by = "single_run";
+  } else if (options.replications) {
+    out.replications = run_replications(one, 0, *options.replications, options.threads);
+    stopped_by = "max_reached";
+  } else {
+    const auto& rule = *sc.frame.replications;
+    const std::int64_t min = rule.min.value(), max = rule.max.value();
+    if (max < min) throw std::invalid_argument("frame.replications.max: " + std::to_string(max) + " is below min " + std::to_string(min));
+    out.replications = run_replications(one, 0, min, options.threads);
+    stopped_by = "width_reached";
+    // One more at a time, judged in index order; with threads, a batch is run ahead and judged in order, and
+    // replications past the stopping point are discarded, so the result never depends on the thread count.
+    while (!narrow_enough(figures, out.replications, confidence, rule.relative_half_width.value())) {
+      const auto have = static_cast<std::int64_t>(out.replications.size());
+      if (have >= max) {
+        stopped_by = "max_reached";
+        break;
+      }
+      const std::int64_t batch = std::min<std::int64_t>(options.threads, max - have);
+      auto more = run_replications(one, have, batch, options.threads);
+      for (auto& m : more) {
+        out.replications.push_back(std::move(m));
+        if (narrow_enough(figures, out.replications, confidence, rule.relative_half_width.value())) break;
+      }
+    }
+  }
+
+  schema::Result& r = out.result;
+  r.scenario.name = sc.name;
+  r.scenario.deployment = file.deployment.name;
+  r.scenario.sha256 = file.sha256;
+  r.scenario.seed = sc.seed;
+  r.build = context.build;
+  r.data = context.data;
+  r.inputs = context.inputs;
+
+  // Settings: every engine argument as stated, and the simulator's own rules.
+  for (const auto& pool : file.deployment.pools) {
+    if (pool.engine.args && pool.engine.args->is_map()) {
+      for (const auto& e : pool.engine.args->entries) {
+        schema::ResultSetting s;
+        s.component = "engine";
+        s.pool = pool.name;
+        s.name = e.first.scalar;
+        s.value = e.second;
+        s.source = "stated";
+        r.settings.push_back(std::move(s));
+      }
+    }
+  }
+  {
+    schema::ResultSetting s;
+    s.component = "simulator";
+    s.name = "scrape_interval_us";
+    doc::Node v;
+    v.kind = doc::Kind::Scalar;
+    v.scalar = std::to_string(wiring.scrape_interval.us);
+    s.value = v;
+    s.source = "simulator_rule";
+    s.detail = "how often the router reads each engine's published metrics, until the router port states it";
+    r.settings.push_back(std::move(s));
+  }
+
+  // Fates, summed; the generator's own count must equal their sum (DEV-9).
+  std::map<std::string, std::int64_t> dropped;
+  std::int64_t generated = 0, completed = 0, timed_out = 0, in_flight = 0, queued = 0, not_started = 0, fated = 0;
+  for (const auto& rep : out.replications) {
+    generated += rep.generated;
+    for (const auto& [id, rec] : rep.observations.records()) {
+      ++fated;
+      switch (rec.fate) {
+        case Fate::kCompleted: ++completed; break;
+        case Fate::kDropped: ++dropped[rec.reason]; break;
+        case Fate::kTimedOut: ++timed_out; break;
+        case Fate::kInFlightAtHorizon: ++in_flight; break;
+        case Fate::kQueuedAtHorizon: ++queued; break;
+        case Fate::kNotStarted: ++not_started; break;
+        case Fate::kNone: throw SimulationError("request '" + id + "' ended the run with no fate (DEV-9)");
+      }
+    }
+  }
+  if (fated != generated) {
+    throw SimulationError("the generator created " + std::to_string(generated) + " requests but " + std::to_string(fated) +
+                          " have a fate (DEV-9)");
+  }
+  r.fates.generated = units::Count{generated};
+  r.fates.completed = units::Count{completed};
+  for (const auto& [reason, n] : dropped) {
+    schema::ResultDropped d;
+    d.reason = reason;
+    d.count = units::Count{n};
+    r.fates.dropped.push_back(std::move(d));
+  }
+  r.fates.timed_out = units::Count{timed_out};
+  r.fates.in_flight_at_horizon = units::Count{in_flight};
+  r.fates.queued_at_horizon = units::Count{queued};
+  r.fates.not_started = units::Count{not_started};
+
+  // The frame as run.
+  r.frame.run = steady ? "steady_state" : "terminating";
+  r.frame.generator = replay ? "replay" : sc.workload.convert ? "convert" : "clients";
+  for (const auto& text : conversion_warnings) {
+    schema::ResultWarning w;
+    w.code = "conversion-approximation";
+    w.field = "workload.convert";
+    w.message = text;
+    r.warnings.push_back(std::move(w));
+  }
+  r.frame.warmup = sc.frame.warmup;
+  bool client_warmup = false;
+  for (const auto& c : sc.workload.clients.value_or(std::vector<schema::ScenarioClient>{})) {
+    client_warmup = client_warmup || c.warmup_requests.has_value();
+  }
+  if (replay) {
+    for (const auto& row : replay->rows) client_warmup = client_warmup || !row.measured;
+  }
+  r.frame.initial_state = client_warmup ? "client_warmup" : "empty";
+  r.frame.stop_requests = sc.frame.stop.requests;
+  r.frame.stop_horizon = sc.frame.stop.horizon;
+  r.frame.rng = std::string(rng::Substreams::generator());
+  r.frame.metric_registry = metric_registry().version;
+  r.frame.replications.count = units::Count{static_cast<std::int64_t>(out.replications.size())};
+  for (const auto& rep : out.replications) r.frame.replications.seeds.push_back(static_cast<std::int64_t>(rep.seed));
+  r.frame.replications.stopped_by = stopped_by;
+  bool met = true;
+  if (sc.frame.conditions && sc.frame.conditions->max_unfinished) {
+    const double share = generated == 0 ? 0.0 : static_cast<double>(in_flight + queued) / static_cast<double>(generated);
+    met = share <= sc.frame.conditions->max_unfinished->value();
+  }
+  r.frame.conditions_met = met;
+  // The run's class: any overloaded replication makes the run overloaded; else any incomplete one, incomplete.
+  std::string state = steady ? "settled" : "terminating";
+  if (steady) {
+    for (const auto& rep : out.replications) {
+      if (rep.state == "overloaded") state = "overloaded";
+      else if (rep.state == "incomplete" && state != "overloaded") state = "incomplete";
+    }
+    r.classification.detector = std::string(metric_registry().detector.name);
+    double window = 0;
+    for (const auto& rep : out.replications) window += seconds_of(SimTime{rep.end.us - rep.warmup_end.us});
+    if (window > 0) r.classification.window = units::Seconds{window / static_cast<double>(out.replications.size())};
+    for (std::size_t i = 0; i < out.replications.size(); ++i) {
+      for (const auto& reason : out.replications[i].reasons) {
+        schema::ResultWarning w;
+        w.code = "detector-" + out.replications[i].state;
+        w.message = "replication " + std::to_string(i) + ": " + reason;
+        r.warnings.push_back(std::move(w));
+      }
+    }
+  }
+  r.classification.state = state;
+  r.validity_domain.inside = false;
+  r.validity_domain.outside.push_back(
+      "no held-out end-to-end measurement has been scored against this build (the scoring harness, §11.7, is not built)");
+
+  for (const auto& req : figures) {
+    const schema::MetricRegistryMetric& m = *find_metric(req.metric);
+    schema::ResultFigure f;
+    f.metric = req.metric;
+    f.scope.level = req.scope.level;
+    if (req.scope.level != "cluster") f.scope.pool = req.scope.pool;
+    if (req.scope.level == "instance") f.scope.instance = req.scope.instance;
+    f.unit = m.unit;
+    f.uncertainty.random_input = random_input;
+    if (random_input) f.uncertainty.covers = {"workload_draws"};
+    f.uncertainty.leaves_out = {"coefficient_intervals", "method_error", "measurement_noise"};
+    if (!random_input) f.uncertainty.leaves_out.push_back("workload_draws");
+    const Estimate e = estimate(req, out.replications, confidence);
+    if (!met) {
+      f.withheld = "conditions_failed";
+    } else if (state == "incomplete") {
+      f.withheld = "incomplete";
+    } else if (state == "overloaded" && !(req.metric == "throughput.requests_per_s" && req.scope.level == "cluster")) {
+      // An overloaded run's figures describe a transient (§8.8); only saturation throughput is reported.
+      f.withheld = "overloaded";
+    } else if (state == "overloaded") {
+      std::vector<double> sat;
+      for (const auto& rep : out.replications) {
+        if (rep.saturation_rps) sat.push_back(*rep.saturation_rps);
+      }
+      if (sat.size() != out.replications.size()) {
+        f.withheld = "overloaded";  // some replication's departures still trend: no saturation throughput
+      } else {
+        double sum = 0;
+        for (double v : sat) sum += v;
+        f.value = sum / static_cast<double>(sat.size());
+      }
+    } else if (!e.value) {
+      f.withheld = e.withheld;
+    } else {
+      f.value = *e.value;
+      f.interval = e.interval;
+    }
+    if (m.counts.unfinished == "excluded") {
+      f.unfinished.emplace();
+      f.unfinished->treatment = "excluded";
+      f.unfinished->count = units::Count{e.unfinished};
+    }
+    r.metrics.push_back(std::move(f));
+  }
+
+  if (replay && sc.frame.replications) {
+    schema::ResultWarning w;
+    w.code = "replications-unused";
+    w.field = "frame.replications";
+    w.message = "a replay without resampling has no random input: it ran once, and its figures have no interval";
+    r.warnings.push_back(std::move(w));
+  }
+  if (options.trace && !replay) {
+    schema::TraceHeader h;
+    h.format_version = kTraceFormatVersion;
+    h.producer = "simulator";
+    h.writer.program = "blis";
+    h.writer.version = context.build.version;
+    h.writer.commit = context.build.commit;
+    const auto& engine = file.deployment.pools.front().engine;
+    h.engine.kind = engine.kind;
+    h.engine.version = engine.version;
+    h.engine.commit = std::string(40, '0');  // the run records no upstream commit for its engine yet
+    h.scenario = file.sha256;
+    h.seed = sc.seed;
+    h.generator.name = std::string(rng::Substreams::generator_name());
+    h.generator.version = rng::Substreams::generator_version();
+    h.data.emplace();
+    h.data->catalog = context.data.catalog.combined_hash;
+    h.data->registry = context.data.registry.combined_hash;
+    h.time_unit = "microseconds";
+    h.records = {"arrivals"};
+    out.trace = writer.text(h);
+  }
+
+  PricingTally pricing;
+  for (const auto& rep : out.replications) pricing.merge(rep.pricing);
+  r.pricing.least_trusted = pricing.least_trusted_rank == 0 ? "assumed" : std::string(engine::method_name(
+      static_cast<engine::Method>(pricing.least_trusted_rank)));
+  out.entries_used = pricing.entries;
+  r.pricing.extrapolated = units::Count{pricing.extrapolated};
+  r.pricing.unidentified = units::Count{pricing.unidentified};
+  if (pricing.least_trusted_rank == 0) {
+    schema::ResultWarning w;
+    w.code = "prices-without-coefficients";
+    w.message = "no step price used a registry coefficient (the environment priced from fixed values), so pricing "
+                "trust is stated as assumed";
+    r.warnings.push_back(std::move(w));
+  }
+  return out;
+}
+
+}  // namespace blis::sim

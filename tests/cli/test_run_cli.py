@@ -1,0 +1,112 @@
+"""`blis run`, `blis replay` and `blis metrics` as a user runs them, on the production binary (which has no
+engine port yet) and on the conformance runner (the same command code with the conformance doubles).
+
+usage: test_run_cli.py BLIS CONFORMANCE_RUNNER SRC_ROOT
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BLIS, RUNNER, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
+GOLDEN = os.path.join(ROOT, "tests", "golden", "scenarios")
+
+
+def run(prog, *args):
+    return subprocess.run([prog, *args], capture_output=True, text=True)
+
+
+def result_without_build(text):
+    r = json.loads(text)
+    del r["build"]
+    return r
+
+
+class Metrics(unittest.TestCase):
+    def test_prints_the_registry_document(self):
+        out = run(BLIS, "metrics")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        with open(os.path.join(ROOT, "src", "sim", "metrics", "registry.yaml"), encoding="utf-8") as f:
+            self.assertEqual(out.stdout, f.read())
+
+    def test_json_lists_each_metric_once(self):
+        doc = json.loads(run(BLIS, "metrics", "--json").stdout)
+        ids = [m["id"] for m in doc["metrics"]]
+        self.assertEqual(len(ids), len(set(ids)))
+        for must in ("ttft.p99", "tpot.mean", "itl.p50", "e2e.p90", "throughput.output_tokens_per_s"):
+            self.assertIn(must, ids)
+
+    def test_an_unknown_option_is_refused(self):
+        self.assertEqual(run(BLIS, "metrics", "--yaml").returncode, 2)
+
+
+class ProductionRun(unittest.TestCase):
+    def test_an_engine_kind_this_build_lacks_is_refused_by_name(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "s.yaml")
+            with open(os.path.join(GOLDEN, "two-replicas-poisson.yaml"), encoding="utf-8") as f:
+                text = f.read().replace("kind: reference\n      version: \"1\"", "kind: vllm\n      version: \"0.27.1\"")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            out = run(BLIS, "run", path)
+            self.assertEqual(out.returncode, 1)
+            self.assertIn("no engine of kind 'vllm' is registered (registered: none)", out.stderr)
+            self.assertEqual(out.stdout, "")
+
+    def test_usage_errors_exit_2(self):
+        self.assertEqual(run(BLIS, "run").returncode, 2)
+        out = run(BLIS, "run", "--replications", "0", "x.yaml")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--replications needs a positive integer", out.stderr)
+        self.assertEqual(run(BLIS, "run", "--colour", "x.yaml").returncode, 2)
+
+    def test_a_missing_scenario_file_is_named(self):
+        out = run(BLIS, "run", "/nonexistent/s.yaml")
+        self.assertEqual(out.returncode, 1)
+        self.assertIn("/nonexistent/s.yaml: cannot be read", out.stderr)
+
+
+class Options(unittest.TestCase):
+    """SIM-10: every option that can change a byte of the Result is recorded in its inputs."""
+
+    scenario = os.path.join(GOLDEN, "same-instant-constant.yaml")
+
+    def test_replications_change_bytes_and_are_recorded(self):
+        a = run(RUNNER, self.scenario)
+        b = run(RUNNER, "--replications", "2", self.scenario)
+        self.assertEqual(a.returncode, 0, a.stderr)
+        self.assertEqual(b.returncode, 0, b.stderr)
+        ra, rb = result_without_build(a.stdout), result_without_build(b.stdout)
+        self.assertEqual(ra["inputs"], [])
+        self.assertEqual(rb["inputs"], [{"option": "replications", "via": "flag", "value": "2"}])
+        del ra["inputs"], rb["inputs"]
+        self.assertNotEqual(ra, rb)
+
+    def test_threads_change_no_byte_and_are_not_recorded(self):
+        a = run(RUNNER, self.scenario)
+        b = run(RUNNER, "--threads", "2", self.scenario)
+        self.assertEqual(result_without_build(a.stdout), result_without_build(b.stdout))
+
+    def test_a_trace_records_one_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = run(RUNNER, "--trace-out", os.path.join(tmp, "t"), self.scenario)
+            self.assertEqual(out.returncode, 1)
+            self.assertIn("--trace-out: a trace records one run; give --replications 1", out.stderr)
+            out = run(RUNNER, "--replications", "1", "--trace-out", os.path.join(tmp, "t"), self.scenario)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            replay = run(RUNNER, "replay", "--replications", "2", self.scenario, os.path.join(tmp, "t"))
+            self.assertEqual(replay.returncode, 1)
+            self.assertIn("a replay without resampling has no random input", replay.stderr)
+            replay = run(RUNNER, "replay", self.scenario, os.path.join(tmp, "t"))
+            self.assertEqual(replay.returncode, 0, replay.stderr)
+            r = json.loads(replay.stdout)
+            self.assertEqual(r["frame"]["generator"], "replay")
+            self.assertEqual(r["frame"]["replications"]["stopped_by"], "single_run")
+            self.assertIn({"option": "trace", "via": "flag", "value": os.path.join(tmp, "t")}, r["inputs"])
+            self.assertTrue(all("interval" not in m for m in r["metrics"]))
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])

@@ -1,0 +1,254 @@
+// Whole runs on the conformance doubles: conservation of requests (DEV-9) in every byte-gate scenario,
+// every fate reached, common random numbers across a server setting (DEV-6), the progress watchdog (SIM-7),
+// thread-count invariance, and refusal pairs of the frame and the workload (SIM-9).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "doubles.h"
+#include "sim/run/run.h"
+
+namespace blis::sim {
+namespace {
+
+const std::string kGolden = BLIS_GOLDEN_DIR;
+
+using conformance::Doubles;
+
+ScenarioFile golden(const std::string& name) { return read_scenario_file(kGolden + "/scenarios/" + name + ".yaml"); }
+
+std::vector<std::string> golden_names() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(kGolden + "/scenarios")) {
+    if (e.path().extension() == ".yaml") out.push_back(e.path().stem().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+RunContext context() {
+  RunContext c;
+  c.build.kind = "unreleased";
+  c.build.version = "test";
+  c.build.commit = std::string(40, '0');
+  return c;
+}
+
+// DEV-9: in every byte-gate scenario, the generator's own count equals the sum of the fates written, and
+// across them every fate occurs.
+TEST(Conservation, ArrivalsEqualFatesInEveryGoldenScenarioAndEveryFateOccurs) {
+  Doubles d;
+  std::set<Fate> seen;
+  const auto names = golden_names();
+  ASSERT_GE(names.size(), 3u);
+  for (const auto& name : names) {
+    const ScenarioFile f = golden(name);
+    RunOptions o;
+    o.replications = 2;
+    const RunOutput run = run_scenario(f, d.wiring(), o, context());
+    for (const ReplicationOutput& out : run.replications) {
+      std::int64_t fated = 0;
+      for (const auto& [id, r] : out.observations.records()) {
+        EXPECT_NE(r.fate, Fate::kNone) << name << " " << id;
+        seen.insert(r.fate);
+        ++fated;
+      }
+      EXPECT_EQ(out.generated, fated) << name;
+      EXPECT_GT(out.generated, 0) << name;
+    }
+  }
+  for (Fate f : {Fate::kCompleted, Fate::kDropped, Fate::kTimedOut, Fate::kInFlightAtHorizon, Fate::kQueuedAtHorizon,
+                 Fate::kNotStarted}) {
+    EXPECT_TRUE(seen.contains(f)) << "no golden scenario reaches the fate " << fate_name(f);
+  }
+}
+
+TEST(Conservation, TheSmallCacheScenarioPreemptsAndDropsForTheEnginesReason) {
+  Doubles d;
+  const ReplicationOutput out = run_replication(golden("preemption-timeouts"), d.wiring(), 1);
+  std::int64_t preemptions = 0;
+  std::set<std::string> reasons;
+  for (const auto& [id, r] : out.observations.records()) {
+    preemptions += r.preemptions;
+    if (r.fate == Fate::kDropped) reasons.insert(r.reason);
+  }
+  EXPECT_GT(preemptions, 0);
+  EXPECT_EQ(reasons, std::set<std::string>{"prompt-too-long"});
+}
+
+// DEV-6: changing a server setting under a closed-loop session workload leaves every request's prompt and
+// output lengths the same: the draws are keyed by client, purpose and request, not by what happened. (The
+// sessions scenario has no timeout or drop, so every response is as long as its sampled length.)
+TEST(CommonRandomNumbers, AServerSettingLeavesEveryRequestsLengthsUnchanged) {
+  Doubles d;
+  ScenarioFile a = golden("sessions");
+  ScenarioFile b = a;
+  auto& args = *b.deployment.pools[0].engine.args;
+  bool changed = false;
+  for (auto& e : args.entries) {
+    if (e.first.scalar == "max-num-seqs") {
+      e.second.scalar = "2";
+      changed = true;
+    }
+  }
+  ASSERT_TRUE(changed);
+  const ReplicationOutput ra = run_replication(a, d.wiring(), 5), rb = run_replication(b, d.wiring(), 5);
+  // The session workload's prompts accumulate earlier responses, so equal prompts show equal responses too.
+  std::int64_t compared = 0, differing_timing = 0;
+  for (const auto& [id, r] : ra.observations.records()) {
+    auto it = rb.observations.records().find(id);
+    if (it == rb.observations.records().end()) continue;
+    ++compared;
+    EXPECT_EQ(r.prompt_tokens, it->second.prompt_tokens) << id;
+    if (r.fate == Fate::kCompleted && it->second.fate == Fate::kCompleted && r.reason == "stop" && it->second.reason == "stop") {
+      EXPECT_EQ(r.output_tokens(), it->second.output_tokens()) << id;
+    }
+    if (r.ended != it->second.ended) ++differing_timing;
+  }
+  EXPECT_GT(compared, 20);
+  EXPECT_GT(differing_timing, 0);  // the setting did change the run
+}
+
+TEST(Progress, AnEngineThatHoldsWorkItNeverRunsStopsTheRun) {
+  Doubles d;
+  ScenarioFile f = golden("two-replicas-poisson");
+  f.deployment.pools[0].engine.kind = "reference-stalls";
+  f.deployment.pools[0].engine.args.reset();
+  try {
+    run_replication(f, d.wiring(), 1);
+    FAIL() << "the stalled run returned";
+  } catch (const SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("stopped making progress"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Progress, TheSameScenarioOnTheReferenceEngineEnds) {
+  Doubles d;
+  ScenarioFile f = golden("two-replicas-poisson");
+  f.deployment.pools[0].engine.args.reset();
+  EXPECT_NO_THROW(run_replication(f, d.wiring(), 1));
+}
+
+TEST(Defects, AnEngineReportingAFinishTwiceStopsTheRun) {
+  Doubles d;
+  ScenarioFile f = golden("two-replicas-poisson");
+  f.deployment.pools[0].engine.kind = "reference-finishes-twice";
+  EXPECT_THROW(run_replication(f, d.wiring(), 1), std::exception);
+}
+
+TEST(Determinism, ThreadCountAndVisitOrderChangeNoByte) {
+  Doubles d;
+  const ScenarioFile f = golden("same-instant-constant");
+  RunOptions one, two;
+  two.threads = 2;
+  const std::string a = schema::to_json(run_scenario(f, d.wiring(), one, context()).result).dump();
+  EXPECT_EQ(a, schema::to_json(run_scenario(f, d.wiring(), two, context()).result).dump());
+  EXPECT_EQ(a, schema::to_json(run_scenario(f, d.wiring(VisitOrder::kDescending), one, context()).result).dump());
+  EXPECT_EQ(a, schema::to_json(run_scenario(f, d.wiring(VisitOrder::kStrided), one, context()).result).dump());
+}
+
+// DEV-10: a steady-state frame is judged by the detector; an arrival rate beyond what the engine can serve is
+// overloaded, and its latency figures are withheld as a transient's (§8.8), while the run at the golden
+// rate settles and reports them.
+TEST(SteadyState, AnOverloadedRunWithholdsItsLatencies) {
+  Doubles d;
+  ScenarioFile f = golden("steady-state");
+  (*f.scenario.workload.clients)[0].arrival.rate_per_s = 400.0;
+  f.scenario.frame.stop.horizon = units::Seconds{60};
+  RunOptions o;
+  o.replications = 2;
+  const schema::Result r = run_scenario(f, d.wiring(), o, context()).result;
+  EXPECT_EQ(r.frame.run, "steady_state");
+  EXPECT_EQ(r.classification.state, "overloaded");
+  for (const auto& fig : r.metrics) {
+    if (fig.metric != "throughput.requests_per_s") {
+      EXPECT_EQ(fig.withheld.value_or(""), "overloaded") << fig.metric;
+    }
+  }
+}
+
+TEST(SteadyState, TheGoldenRateSettles) {
+  Doubles d;
+  RunOptions o;
+  o.replications = 2;
+  const schema::Result r = run_scenario(golden("steady-state"), d.wiring(), o, context()).result;
+  EXPECT_EQ(r.classification.state, "settled");
+  for (const auto& fig : r.metrics) EXPECT_TRUE(fig.value.has_value()) << fig.metric;
+}
+
+// SIM-9: each refusal beside the closest input that is accepted.
+TEST(RefusalPairs, AFrameWithRandomInputNeedsReplications) {
+  Doubles d;
+  ScenarioFile f = golden("same-instant-constant");
+  RunOptions o;
+  f.scenario.frame.replications.reset();
+  try {
+    run_scenario(f, d.wiring(), o, context());
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("frame.replications: required"), std::string::npos) << e.what();
+  }
+  o.replications = 2;  // the closest accepted: replications given on the command line
+  EXPECT_NO_THROW(run_scenario(f, d.wiring(), o, context()));
+}
+
+TEST(RefusalPairs, ClosedLoopNeedsConcurrency) {
+  Doubles d;
+  ScenarioFile f = golden("preemption-timeouts");
+  f.scenario.frame.stop.horizon = units::Seconds{0.2};
+  auto& c = (*f.scenario.workload.clients)[0];
+  c.arrival.concurrency.reset();
+  try {
+    run_replication(f, d.wiring(), 1);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("workload.clients[0].arrival.concurrency: required by closed_loop"), std::string::npos)
+        << e.what();
+  }
+  c.arrival.concurrency = units::Count{1};
+  EXPECT_NO_THROW(run_replication(f, d.wiring(), 1));
+}
+
+TEST(RefusalPairs, AnUnboundedFamilyNeedsItsLowerBound) {
+  Doubles d;
+  ScenarioFile f = golden("preemption-timeouts");
+  f.scenario.frame.stop.horizon = units::Seconds{0.2};
+  auto& c = (*f.scenario.workload.clients)[0];
+  c.prompt_tokens.min.reset();
+  try {
+    run_replication(f, d.wiring(), 1);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("workload.clients[0].prompt_tokens.min: not stated"), std::string::npos) << e.what();
+  }
+  c.prompt_tokens.min = units::Tokens{0};  // a shared prefix precedes it, so 0 own tokens is allowed
+  EXPECT_NO_THROW(run_replication(f, d.wiring(), 1));
+}
+
+TEST(RefusalPairs, AnOutputDistributionMustNotReachZero) {
+  Doubles d;
+  ScenarioFile f = golden("same-instant-constant");
+  auto& c = (*f.scenario.workload.clients)[0];
+  c.output_tokens.value = units::Tokens{0};
+  EXPECT_THROW(run_replication(f, d.wiring(), 1), std::invalid_argument);
+  c.output_tokens.value = units::Tokens{1};
+  EXPECT_NO_THROW(run_replication(f, d.wiring(), 1));
+}
+
+TEST(RefusalPairs, AnUnknownEngineKindNamesTheKindsRegistered) {
+  Doubles d;
+  ScenarioFile f = golden("same-instant-constant");
+  f.deployment.pools[0].engine.kind = "vllm";
+  f.deployment.pools[0].engine.version = "0.27.1";
+  try {
+    run_replication(f, d.wiring(), 1);
+    FAIL();
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("reference 1"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace blis::sim
