@@ -1,5 +1,7 @@
 #include "cli/run_cmd.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -152,7 +154,19 @@ int run_main(std::span<const std::string_view> args, const Runtime& runtime, boo
     wiring.engines = &engines;
     wiring.environment = env.get();
     wiring.router = runtime.router;
+    // A progress bar on stderr when it is a terminal (never into a file or pipe).
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    if (terminal) {
+      options.progress = [](std::int64_t done, std::int64_t most) {
+        const int width = 30;
+        const int filled = static_cast<int>(width * done / (most > 0 ? most : 1));
+        std::fprintf(stderr, "\r[%s%s] %lld/%lld replications", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                     std::string(static_cast<std::size_t>(width - filled), ' ').c_str(), static_cast<long long>(done),
+                     static_cast<long long>(most));
+      };
+    }
     sim::RunOutput run = sim::run_scenario(file, wiring, options, context);
+    if (terminal) std::fputs("\n", stderr);
     if (runtime.selected) run.result.data.selected = runtime.selected(run.entries_used);
     const std::string json = schema::to_json(run.result).dump(2) + "\n";
     if (out_dir) {

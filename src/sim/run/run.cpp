@@ -184,17 +184,22 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
 
   RunOutput out;
   std::string stopped_by;
+  const std::int64_t most = replay ? 1 : options.replications ? *options.replications : sc.frame.replications->max.value();
+  std::int64_t ended = 0;
+  const std::function<void()> finished = [&] {
+    if (options.progress) options.progress(++ended, most);
+  };
   if (replay) {
-    out.replications = run_replications(one, 0, 1, 1);
+    out.replications = run_replications(one, 0, 1, 1, finished);
     stopped_by = "single_run";
   } else if (options.replications) {
-    out.replications = run_replications(one, 0, *options.replications, options.threads);
+    out.replications = run_replications(one, 0, *options.replications, options.threads, finished);
     stopped_by = "max_reached";
   } else {
     const auto& rule = *sc.frame.replications;
     const std::int64_t min = rule.min.value(), max = rule.max.value();
     if (max < min) throw std::invalid_argument("frame.replications.max: " + std::to_string(max) + " is below min " + std::to_string(min));
-    out.replications = run_replications(one, 0, min, options.threads);
+    out.replications = run_replications(one, 0, min, options.threads, finished);
     stopped_by = "width_reached";
     // One more at a time, judged in index order; with threads, a batch is run ahead and judged in order, and
     // replications past the stopping point are discarded, so the result never depends on the thread count.
@@ -205,7 +210,7 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
         break;
       }
       const std::int64_t batch = std::min<std::int64_t>(options.threads, max - have);
-      auto more = run_replications(one, have, batch, options.threads);
+      auto more = run_replications(one, have, batch, options.threads, finished);
       for (auto& m : more) {
         out.replications.push_back(std::move(m));
         if (narrow_enough(figures, out.replications, confidence, rule.relative_half_width.value())) break;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,6 +21,9 @@ struct RunOptions {
   std::optional<std::int64_t> replications;  // --replications N: exactly N, overriding the frame's rule
   int threads = 1;                           // replications run on up to this many threads (no byte changes)
   bool trace = false;                        // export the run's trace of arrivals (one replication only)
+  // Called after each replication ends with (replications ended, the most the frame may run); for a
+  // progress display only.
+  std::function<void(std::int64_t done, std::int64_t most)> progress;
 };
 
 // What the run records but does not compute: the build, the data and the options given (SIM-10).
