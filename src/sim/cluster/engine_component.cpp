@@ -102,7 +102,7 @@ void EngineComponent::internal(SimTime now) {
   read_input_and_schedule(now);
   if (completed) {
     ++publications_;
-    pending_.push_back(Pending{publish_to_, MessageClass::kPublication,
+    pending_.push_back(Outgoing{publish_to_, MessageClass::kPublication,
                                Publication{endpoint_, now, publications_, engine_.published()}});
   }
 }
@@ -118,7 +118,7 @@ void EngineComponent::complete_front(SimTime) {
   record.outcome = engine_.complete(step.id);
   ++steps_completed_;
   for (const auto& f : record.outcome.finished) admitted_.erase(f.request);
-  pending_.push_back(Pending{router_, MessageClass::kStepRecord, std::move(record)});
+  pending_.push_back(Outgoing{router_, MessageClass::kStepRecord, std::move(record)});
 }
 
 void EngineComponent::read_input_and_schedule(SimTime now) {
@@ -126,7 +126,7 @@ void EngineComponent::read_input_and_schedule(SimTime now) {
     Dispatch d = std::move(inbox_.front());
     inbox_.pop_front();
     if (auto refused = engine_.add_request(d.request)) {
-      pending_.push_back(Pending{router_, MessageClass::kRefusal, Refusal{*refused}});
+      pending_.push_back(Outgoing{router_, MessageClass::kRefusal, Refusal{*refused}});
     } else {
       admitted_.insert(d.request.id);
     }
@@ -143,7 +143,7 @@ void EngineComponent::read_input_and_schedule(SimTime now) {
       applied.aborted.push_back(id);
     }
     aborts_.clear();
-    pending_.push_back(Pending{router_, MessageClass::kStepRecord, std::move(applied)});
+    pending_.push_back(Outgoing{router_, MessageClass::kStepRecord, std::move(applied)});
   }
   while (static_cast<std::int64_t>(flight_.size()) < engine_.in_flight_depth()) {
     auto step = engine_.schedule();

@@ -67,11 +67,6 @@ class EngineComponent final : public Atomic {
     SimTime start, end;
     std::vector<std::string> first_scheduled;
   };
-  struct Pending {
-    ComponentId to = 0;
-    MessageClass cls = MessageClass::kStepRecord;
-    Payload payload;
-  };
 
   void take(const Bag& bag);
   void complete_front(SimTime now);
@@ -91,7 +86,7 @@ class EngineComponent final : public Atomic {
   std::vector<std::string> aborts_;
   std::set<std::string> admitted_;  // requests the engine holds, for aborts
   std::deque<InFlight> flight_;
-  std::vector<Pending> pending_;
+  std::vector<Outgoing> pending_;
   bool wake_ = false;
   std::uint64_t publications_ = 0;
   std::int64_t steps_completed_ = 0;

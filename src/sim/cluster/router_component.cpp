@@ -42,11 +42,11 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
       rec.dispatched = now;
       rec.pool = endpoints_[i].pool;
       rec.instance = endpoints_[i].instance;
-      pending_.push_back(Pending{endpoints_[i].engine, MessageClass::kDispatch, Dispatch{r->request, r->client}});
+      pending_.push_back(Outgoing{endpoints_[i].engine, MessageClass::kDispatch, Dispatch{r->request, r->client}});
     } else if (const auto* a = std::get_if<Abort>(&m.payload)) {
       auto it = routed_.find(a->request);
       if (it != routed_.end()) {
-        pending_.push_back(Pending{endpoints_[it->second.endpoint].engine, MessageClass::kAbort, *a});
+        pending_.push_back(Outgoing{endpoints_[it->second.endpoint].engine, MessageClass::kAbort, *a});
         routed_.erase(it);
         aborted_.insert(a->request);
       }
@@ -55,7 +55,7 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
     } else if (const auto* f = std::get_if<Refusal>(&m.payload)) {
       auto it = routed_.find(f->refused.request);
       if (it == routed_.end()) throw SimulationError("router: a refusal of '" + f->refused.request + "', which it did not route");
-      pending_.push_back(Pending{it->second.client, MessageClass::kRefusal, *f});
+      pending_.push_back(Outgoing{it->second.client, MessageClass::kRefusal, *f});
       routed_.erase(it);
     } else {
       throw SimulationError("router: received a " + std::string(class_name(m.key.cls)) + " message");
@@ -92,7 +92,7 @@ void RouterComponent::forward(const StepRecord& record) {
   for (const auto& f : record.outcome.finished) {
     if (auto* r = part(f.request)) r->outcome.finished.push_back(f);
   }
-  for (auto& [client, r] : per_client) pending_.push_back(Pending{client, MessageClass::kStepRecord, std::move(r)});
+  for (auto& [client, r] : per_client) pending_.push_back(Outgoing{client, MessageClass::kStepRecord, std::move(r)});
   for (const auto& f : record.outcome.finished) routed_.erase(f.request);
   for (const auto& id : record.aborted) aborted_.erase(id);  // the engine will not name it again
 }

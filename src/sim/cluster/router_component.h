@@ -56,11 +56,6 @@ class RouterComponent final : public Atomic {
   void confluent(SimTime now, const Bag& bag) override;
 
  private:
-  struct Pending {
-    ComponentId to = 0;
-    MessageClass cls = MessageClass::kDispatch;
-    Payload payload;
-  };
   struct Route {
     std::size_t endpoint = 0;
     ComponentId client = 0;
@@ -74,7 +69,7 @@ class RouterComponent final : public Atomic {
   Observations& observations_;
   std::map<std::string, Route> routed_;  // each request the router sent and has not seen end
   std::set<std::string> aborted_;        // aborts forwarded whose engine has not yet applied them
-  std::vector<Pending> pending_;
+  std::vector<Outgoing> pending_;
 };
 
 }  // namespace blis::sim

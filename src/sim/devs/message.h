@@ -131,6 +131,13 @@ struct Message {
   Payload payload;
 };
 
+// A message a transition decided to send, held until the component's next output function sends it.
+struct Outgoing {
+  ComponentId to = 0;
+  MessageClass cls = MessageClass::kStepRecord;
+  Payload payload;
+};
+
 // The messages one component receives at one instant, sorted by key.
 using Bag = std::vector<Message>;
 

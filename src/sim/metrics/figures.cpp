@@ -10,11 +10,12 @@
 namespace blis::sim {
 namespace {
 
-bool in_scope(const RequestRecord& r, const FigureScope& s) {
-  if (s.level == "cluster") return true;
-  if (r.pool != s.pool) return false;
-  return s.level == "pool" || r.instance == s.instance;
+// Whether an instance (pool, index) lies inside a scope.
+bool covers(const FigureScope& s, const std::string& pool, std::int64_t instance) {
+  return s.level == "cluster" || (pool == s.pool && (s.level == "pool" || instance == s.instance));
 }
+
+bool in_scope(const RequestRecord& r, const FigureScope& s) { return covers(s, r.pool, r.instance); }
 
 // b - a in seconds, from the exact difference in microseconds (one rounding).
 double between(SimTime a, SimTime b) { return static_cast<double>(b.us - a.us) / 1e6; }
@@ -66,8 +67,7 @@ ReplicationFigure itl_figure(const schema::MetricRegistryMetric& m, const Figure
   ReplicationFigure fig;
   CountedGaps pooled;
   for (const auto& [key, gaps] : run.observations.itl()) {
-    const bool inside = scope.level == "cluster" || (key.pool == scope.pool && (scope.level == "pool" || key.instance == scope.instance));
-    if (!inside || !key.measured || !counts_fate(m, key.fate)) continue;
+    if (!covers(scope, key.pool, key.instance) || !key.measured || !counts_fate(m, key.fate)) continue;
     for (const auto& [g, n] : gaps) pooled[g] += n;
   }
   std::int64_t n = 0, requests = 0;
@@ -155,8 +155,7 @@ ReplicationFigure replication_figure(const schema::MetricRegistryMetric& metric,
     double amount = 0;
     std::int64_t gpus = 0;
     for (const auto& in : run.instances) {
-      const bool inside = scope.level == "cluster" || (in.pool == scope.pool && (scope.level == "pool" || in.instance == scope.instance));
-      if (inside) gpus += in.gpus;
+      if (covers(scope, in.pool, in.instance)) gpus += in.gpus;
     }
     for (const auto& [rid, r] : run.observations.records()) {
       if (!r.measured || !in_scope(r, scope) || !counts(r.fate)) continue;
