@@ -9,6 +9,7 @@ Allowed: src/contracts/doc/ (the one parser), tests/ (test drivers read their ow
 checks/ (tools that read compile_commands.json and other tool outputs, not BLIS documents).
 """
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -22,6 +23,10 @@ ALLOWANCES = {
     "src/data/coefficients.cpp": "reads only the identity (set, name, scope, method) of coefficient files the "
                                  "generated reader validates in the same load, to merge overlays; to be replaced "
                                  "by the generated CoefficientSet reader when the cost model reads entries",
+    "engines/*/surface/gen_surface.cpp": "a build tool, never linked into the engine: it reads the Upstream record "
+                                         "and its hand-written statuses.yaml, which have no schema yet; the "
+                                         "surface.json it writes is validated by the generated surface-list reader "
+                                         "(the surface-status check)",
 }
 CALLS = re.compile(r"\bYAML::(Load|LoadFile|LoadAll|LoadAllFromFile|Parser)\b|\bjson::parse\s*\(|"
                    r"\bnlohmann::(ordered_)?json::parse\s*\(|\bsimdjson::")
@@ -33,7 +38,7 @@ def main() -> int:
     p.add_argument("input")
     a = p.parse_args()
     read, found = tree.lines(a.input, lambda rel: rel.endswith(SOURCES) and not rel.startswith(ALLOWED)
-                          and rel not in ALLOWANCES)
+                          and not any(fnmatch.fnmatch(rel, k) for k in ALLOWANCES))
     findings = [f"{rel}:{n}: parses a document by hand; read it with the reader blis-gen compiles from "
                 f"schemas/ [document-readers; SUB-19]" for rel, n, line in found if CALLS.search(line)]
     return tree.finish(findings, f"document-readers: {read} sources read documents only through generated readers")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """SUB-3: no runtime code reads a vendor config.json. Every model value the runtime needs is a field of
 the model's graph.yaml, written by catalog/scripts/derive_graph.py; the loader skips config.json by name
-(src/data/patterns.yaml). Flags any string literal naming config.json in the C++ of src/, engines/ and router/.
+(src/data/patterns.yaml). Flags any string literal naming config.json as a path in the C++ of src/,
+engines/ and router/.
 
 usage: no_config_json.py INPUT
 """
@@ -15,7 +16,9 @@ import tree  # noqa: E402
 
 RUNTIME = ("src/", "engines/", "router/")
 SOURCES = (".cpp", ".cc", ".h", ".hpp")
-MENTION = re.compile(r"\"[^\"]*config\.json[^\"]*\"")  # a string literal: code that could open it
+# A string literal holding config.json as a path (no blank inside it): code that could open it. Prose in a
+# message, such as vLLM's own error text quoting "in model's config.json)", names no file to open.
+MENTION = re.compile(r"\"[^\"\s]*config\.json[^\"\s]*\"")
 
 
 def main() -> int:

@@ -5,7 +5,8 @@ dependencies and its modelled upstreams anywhere but versions.yaml and generated
 usage: version_literals.py --versions VERSIONS_YAML INPUT
 Each version is looked for right after a name it belongs to (a compiler, meson, an upstream's name),
 and an upstream commit anywhere it is not a citation (path@commit8). Exempt (INTERFACES.md): versions.yaml,
-files blis-gen writes, Upstream records (*/upstream.*), and `version:` lines of scenario files.
+files blis-gen writes, Upstream records (*/upstream.*), an engine's generated field, surface and
+upstream-test lists, and `version:` lines of scenario files.
 """
 import argparse
 import os
@@ -55,6 +56,12 @@ def exempt(rel: str, line: str) -> bool:
     base = os.path.basename(rel)
     if rel in GENERATED or base.startswith("upstream."):
         return True
+    if rel.startswith("engines/") and base in ("fields.json", "surface.json", "upstream_tests.json"):
+        return True  # an engine's generated lists carry its Upstream record's release and commit
+    if rel.startswith("engines/") and rel.endswith("/fields/statuses.yaml") and re.match(r"\s*(release|commit):", line):
+        return True  # the field list's engine block (fields-list schema), which its generator copies
+    if rel.startswith("docs/") and base.startswith("vllm-transcriptions"):
+        return True  # generated from the transcription manifests, which cite the pinned commit
     if rel.endswith((".yaml", ".yml")) and re.match(r"\s*version:", line) and "scenario" in rel:
         return True  # a scenario's engine.version names the release it asks for
     return False

@@ -5,10 +5,12 @@
 #include <vector>
 
 #include "cli/data_cmd.h"
+#include "cli/fields_cmd.h"
 #include "cli/invariants_cmd.h"
 #include "cli/price_cmd.h"
 #include "cli/run_cmd.h"
 #include "cli/schema_cmd.h"
+#include "cli/score_cmd.h"
 #include "cli/version.h"
 
 namespace {
@@ -28,6 +30,8 @@ constexpr std::string_view kUsage =
     "                                                       simulate a scenario; its Result as JSON\n"
     "  replay [options of run] SCENARIO TRACE               rerun a scenario on a trace a run exported\n"
     "  metrics [--json]                                     the metric registry\n"
+    "  score --points FILE [--limit N] [--filter S] [--json] measured vLLM points against their simulations\n"
+    "  fields vllm [--json]                                 an engine's field list and statuses (VLM-3)\n"
     "  version                                              print the versions this build was made with\n";
 
 }  // namespace
@@ -49,6 +53,8 @@ int main(int argc, char** argv) {
   if (cmd == "run") return blis::cli::run_main(args, blis::cli::production_runtime());
   if (cmd == "replay") return blis::cli::run_main(args, blis::cli::production_runtime(), true);
   if (cmd == "metrics") return blis::cli::metrics_main(args);
+  if (cmd == "score") return blis::cli::score_main(args);
+  if (cmd == "fields") return blis::cli::fields_main(args);
   if (cmd == "version" || cmd == "--version") {
     std::fputs(blis::cli::version_text().c_str(), stdout);
     return 0;

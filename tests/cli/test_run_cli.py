@@ -11,6 +11,9 @@ import tempfile
 import unittest
 
 BLIS, RUNNER, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
+with open(os.path.join(ROOT, "versions.yaml"), encoding="utf-8") as _f:
+    # The vLLM release this build ports, as versions.yaml pins it (X23: the one place it is written).
+    VLLM_RELEASE = [l.split("release:")[1].split(",")[0].strip().strip('"') for l in _f if l.strip().startswith("vllm:")][0]
 GOLDEN = os.path.join(ROOT, "tests", "golden", "scenarios")
 
 
@@ -43,17 +46,62 @@ class Metrics(unittest.TestCase):
 
 
 class ProductionRun(unittest.TestCase):
+    VLLM = os.path.join(ROOT, "tests", "vllm", "scenarios", "tiny.yaml")
+
+    def scenario(self, tmp, text):
+        path = os.path.join(tmp, "s.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
     def test_an_engine_kind_this_build_lacks_is_refused_by_name(self):
         with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "s.yaml")
             with open(os.path.join(GOLDEN, "two-replicas-poisson.yaml"), encoding="utf-8") as f:
-                text = f.read().replace("kind: reference\n      version: \"1\"", "kind: vllm\n      version: \"0.27.1\"")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-            out = run(BLIS, "run", path)
+                text = f.read().replace("kind: reference\n      version: \"1\"", "kind: sglang\n      version: \"0.5.18\"")
+            out = run(BLIS, "run", self.scenario(tmp, text))
             self.assertEqual(out.returncode, 1)
-            self.assertIn("no engine of kind 'vllm' is registered (registered: none)", out.stderr)
+            self.assertIn("no engine of kind 'sglang' is registered (registered: vllm %s)" % VLLM_RELEASE, out.stderr)
             self.assertEqual(out.stdout, "")
+
+    def test_a_vllm_run_and_its_summary(self):
+        """SIM-1: the registered vllm port runs a real simulation; --summary prints the same figures."""
+        full = run(BLIS, "run", self.VLLM)
+        self.assertEqual(full.returncode, 0, full.stderr)
+        result = json.loads(full.stdout)
+        self.assertGreater(result["fates"]["completed"], 0)
+        ttft = [m for m in result["metrics"] if m["metric"] == "ttft.mean" and m["scope"]["level"] == "cluster"][0]
+        self.assertGreater(ttft["value"], 0)
+        short = run(BLIS, "run", "--summary", self.VLLM)
+        self.assertEqual(short.returncode, 0, short.stderr)
+        self.assertIn("ttft.mean", short.stdout)
+        self.assertIn("%.6g" % ttft["value"], short.stdout)
+        self.assertNotIn("{", short.stdout)
+
+    def test_another_vllm_release_is_refused_naming_the_one_this_build_runs(self):
+        """SIM-1 / LIF-6: the pair: 0.27.1 runs (above); 0.26.0 is refused with the release this build runs."""
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(self.VLLM, encoding="utf-8") as f:
+                text = f.read().replace('version: "%s"' % VLLM_RELEASE, 'version: "0.26.0"')
+            out = run(BLIS, "run", self.scenario(tmp, text))
+            self.assertEqual(out.returncode, 1)
+            self.assertIn("0.26.0", out.stderr)
+            self.assertIn(VLLM_RELEASE, out.stderr)
+
+    def test_two_instances_need_the_router_port(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(self.VLLM, encoding="utf-8") as f:
+                text = f.read().replace("replicas: 1", "replicas: 2")
+            out = run(BLIS, "run", self.scenario(tmp, text))
+            self.assertEqual(out.returncode, 1)
+            self.assertIn("a deployment of 2 engine instances cannot be routed", out.stderr)
+
+    def test_a_vllm_argument_vllm_does_not_know_is_refused_by_name(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(self.VLLM, encoding="utf-8") as f:
+                text = f.read().replace("max-num-seqs: 16", "max-num-seq: 16")
+            out = run(BLIS, "run", self.scenario(tmp, text))
+            self.assertEqual(out.returncode, 1)
+            self.assertIn("unrecognized arguments: --max-num-seq", out.stderr)
 
     def test_usage_errors_exit_2(self):
         self.assertEqual(run(BLIS, "run").returncode, 2)

@@ -203,3 +203,7 @@ class NoConfigJson(unittest.TestCase):
         self.assertIn("engines/vllm/model.cpp:1: runtime code names config.json", out.stdout)
         self.assertEqual(self.check({"engines/vllm/model.cpp": 'auto p = dir + "/graph.yaml";\n',
                                      "catalog/scripts/derive_graph.py": 'open("config.json")\n'}).returncode, 0)
+
+    def test_a_path_literal_is_flagged_and_prose_in_a_message_is_not(self):
+        self.assertEqual(self.check({"src/a.cpp": 'open("config.json");\n'}).returncode, 1)
+        self.assertEqual(self.check({"src/a.cpp": 'throw E("is greater than in model\'s config.json). Set it");\n'}).returncode, 0)

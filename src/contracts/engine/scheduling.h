@@ -62,6 +62,8 @@ struct Published {
   std::int64_t waiting = 0;          // requests queued, not yet running
   std::int64_t running = 0;          // requests running
   double kv_usage = 0;               // fraction of KV blocks in use, 0..1
+  std::int64_t prefix_cache_queries = 0;  // tokens looked up in the prefix cache since start (a counter)
+  std::int64_t prefix_cache_hits = 0;     // of those, tokens found (a counter)
 };
 
 // Where a request is, for the fates written at the horizon (DEV-9).
