@@ -131,6 +131,9 @@ void EngineCore::abort_request(const std::string& id) {
   if (!scheduler_) return;
   // core.py@6e448d0e EngineCore.abort_requests -> Scheduler.finish_requests(FINISHED_ABORTED)
   scheduler_->finish_requests({id}, RequestStatus::kFinishedAborted);
+  // finish_requests frees the request at once: its contract copy goes with it (not in every step's scan).
+  requests_.erase(id);
+  started_.erase(id);
 }
 
 std::optional<engine::ScheduledStep> EngineCore::schedule() {
@@ -236,15 +239,6 @@ engine::StepOutcome EngineCore::complete(std::uint64_t step) {
   const SchedulerStats stats = scheduler_->make_stats();
   prefix_cache_queries_ += stats.prefix_cache_queries;
   prefix_cache_hits_ += stats.prefix_cache_hits;
-  // Aborted requests the scheduler no longer holds.
-  for (auto it = requests_.begin(); it != requests_.end();) {
-    if (!scheduler_->request(it->first)) {
-      started_.erase(it->first);
-      it = requests_.erase(it);
-    } else {
-      ++it;
-    }
-  }
   return outcome;
 }
 

@@ -29,32 +29,34 @@ LoweringConfig lowering_config_of(const VllmConfig& c, const engine::Spec& spec)
   return l;
 }
 
+namespace {
+
+// The attention fields every spec's Args shares, from one layer's lowering.
+template <class Args>
+Args attention_args(const LayerKVSpec& s) {
+  Args a;
+  a.block_size = s.block_size;
+  a.num_kv_heads = s.num_kv_heads;
+  a.head_size = s.head_size;
+  a.dtype = s.dtype;
+  return a;
+}
+
+}  // namespace
+
 KVCacheSpecDict kv_cache_spec_dict(const std::vector<LayerKVSpec>& layers) {
   KVCacheSpecDict d;
   for (const LayerKVSpec& s : layers) {
     const std::string name = "model.layers." + std::to_string(s.layer) + ".self_attn.attn";
     if (s.use_mla) {
-      MLAAttentionSpec::Args a;
-      a.block_size = s.block_size;
-      a.num_kv_heads = s.num_kv_heads;
-      a.head_size = s.head_size;
-      a.dtype = s.dtype;
-      d.set(name, std::make_shared<MLAAttentionSpec>(a));
+      d.set(name, std::make_shared<MLAAttentionSpec>(attention_args<MLAAttentionSpec::Args>(s)));
     } else if (s.attention == "sliding_window") {
-      SlidingWindowSpec::Args a;
-      a.block_size = s.block_size;
-      a.num_kv_heads = s.num_kv_heads;
-      a.head_size = s.head_size;
-      a.dtype = s.dtype;
+      auto a = attention_args<SlidingWindowSpec::Args>(s);
       a.sliding_window = s.window.value_or(0);
       d.set(name, std::make_shared<SlidingWindowSpec>(a));
     } else if (s.attention == "full") {
-      FullAttentionSpec::Args a;
-      a.block_size = s.block_size;
-      a.num_kv_heads = s.num_kv_heads;
-      a.head_size = s.head_size;
+      auto a = attention_args<FullAttentionSpec::Args>(s);
       a.head_size_v = s.head_size_v;
-      a.dtype = s.dtype;
       d.set(name, std::make_shared<FullAttentionSpec>(a));
     } else {
       throw std::invalid_argument("vllm: layer " + std::to_string(s.layer) + " needs a KV cache spec for attention '" +
