@@ -22,7 +22,7 @@ namespace blis::cli {
 
 struct Runtime {
   std::function<void(engine::EngineRegistry&)> register_engines;
-  std::function<std::unique_ptr<sim::Picker>(const schema::DeploymentRouter&)> router;
+  std::function<std::unique_ptr<sim::Picker>(const schema::DeploymentRouter&, std::uint64_t seed)> router;
   // The environment engines price against, for this scenario and these data flags; fills the Result's data
   // record. Throws (with the diagnostics) when the data cannot be loaded.
   std::function<std::unique_ptr<engine::Environment>(const sim::ScenarioFile&, const data::LoadOptions&,

@@ -8,6 +8,7 @@
 
 #include "cli/data_cmd.h"
 #include "cli/run_cmd.h"
+#include "sim/cluster/llmd_picker.h"
 #include "sim/engines.h"
 #include "sim/environment.h"
 #include "sim/wiring/cluster.h"
@@ -31,21 +32,6 @@ schema::ResultDataSource source_record(const data::TreeData& t) {
   return s;
 }
 
-// Until the router port lands (issue 8) a deployment of exactly one engine instance runs without a routing
-// decision: llm-d, given one endpoint, can only choose it. Any deployment with more endpoints is refused
-// when the first request would need a choice.
-class SingleEndpoint final : public sim::Picker {
- public:
-  std::string_view name() const override { return "single-endpoint"; }
-  std::size_t pick(const engine::Request&, const std::vector<sim::EndpointView>& endpoints) override {
-    if (endpoints.size() == 1) return 0;
-    throw std::invalid_argument(
-        "router: this build has no router port yet (router/, the llm-d endpoint picker at its pinned release, lands "
-        "with issue 8), so a deployment of " + std::to_string(endpoints.size()) +
-        " engine instances cannot be routed; use one pool of one replica");
-  }
-};
-
 }  // namespace
 
 Runtime production_runtime() {
@@ -53,9 +39,7 @@ Runtime production_runtime() {
   // The data the environment loaded, kept for naming the entries the prices used.
   auto loaded = std::make_shared<std::optional<data::DataSet>>();
   r.register_engines = sim::register_engines;
-  r.router = [](const schema::DeploymentRouter&) -> std::unique_ptr<sim::Picker> {
-    return std::make_unique<SingleEndpoint>();
-  };
+  r.router = sim::make_llmd_picker;
   r.environment = [loaded](const sim::ScenarioFile& file, const data::LoadOptions& flags,
                            schema::ResultData& record) -> std::unique_ptr<engine::Environment> {
     auto& data = *loaded;

@@ -87,13 +87,27 @@ class ProductionRun(unittest.TestCase):
             self.assertIn("0.26.0", out.stderr)
             self.assertIn(VLLM_RELEASE, out.stderr)
 
-    def test_two_instances_need_the_router_port(self):
+    def test_two_instances_run_behind_the_llm_d_router_the_same_bytes_twice(self):
+        """Issue 8: several instances are routed by the llm-d port (its default configuration); a run's
+        routing draws come from named streams, so the same scenario gives the same Result bytes."""
         with tempfile.TemporaryDirectory() as tmp:
             with open(self.VLLM, encoding="utf-8") as f:
                 text = f.read().replace("replicas: 1", "replicas: 2")
+            path = self.scenario(tmp, text)
+            first = run(BLIS, "run", "--replications", "1", path)
+            self.assertEqual(first.returncode, 0, first.stderr)
+            second = run(BLIS, "run", "--replications", "1", path)
+            self.assertEqual(first.stdout, second.stdout)
+            self.assertEqual(json.loads(first.stdout)["fates"]["completed"], 24)
+
+    def test_a_router_configuration_is_refused_by_name_and_omitting_it_runs(self):
+        """SIM-9 pair: router: {} runs (above); an EndpointPickerConfig the port cannot read yet is refused."""
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(self.VLLM, encoding="utf-8") as f:
+                text = f.read().replace("router: {}", "router:\n  config: |\n    kind: EndpointPickerConfig\n")
             out = run(BLIS, "run", self.scenario(tmp, text))
             self.assertEqual(out.returncode, 1)
-            self.assertIn("a deployment of 2 engine instances cannot be routed", out.stderr)
+            self.assertIn("router.config", out.stderr)
 
     def test_a_vllm_argument_vllm_does_not_know_is_refused_by_name(self):
         with tempfile.TemporaryDirectory() as tmp:

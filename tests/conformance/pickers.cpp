@@ -5,7 +5,7 @@
 
 namespace blis::conformance {
 
-std::size_t LeastWaiting::pick(const engine::Request&, const std::vector<sim::EndpointView>& endpoints) {
+std::size_t LeastWaiting::pick(sim::SimTime, const engine::Request&, const std::vector<sim::EndpointView>& endpoints) {
   std::size_t best = 0;
   std::pair<std::int64_t, std::int64_t> best_load{-1, -1};
   for (std::size_t i = 0; i < endpoints.size(); ++i) {
@@ -19,7 +19,7 @@ std::size_t LeastWaiting::pick(const engine::Request&, const std::vector<sim::En
   return best;
 }
 
-std::unique_ptr<sim::Picker> make_picker(const schema::DeploymentRouter& router) {
+std::unique_ptr<sim::Picker> make_picker(const schema::DeploymentRouter& router, std::uint64_t) {
   if (router.config || router.manifests) {
     throw std::invalid_argument("router: the conformance runner reads no llm-d configuration; give only the flag conformance-picker");
   }

@@ -1,4 +1,5 @@
-// Conformance pickers: the router's decision code in tests until the llm-d port lands (issue 8).
+// Conformance pickers: simple, fully specified decision code for the simulator's own tests (the production router is
+// the llm-d port, src/sim/cluster/llmd_picker.h).
 //   round-robin    endpoints in turn, from endpoint 0
 //   least-waiting  the endpoint whose newest delivered publication shows the fewest waiting, then running,
 //                  requests; an endpoint with no publication yet counts as empty; ties go to the lowest index
@@ -15,7 +16,7 @@ namespace blis::conformance {
 class RoundRobin final : public sim::Picker {
  public:
   std::string_view name() const override { return "round-robin"; }
-  std::size_t pick(const engine::Request&, const std::vector<sim::EndpointView>& endpoints) override {
+  std::size_t pick(sim::SimTime, const engine::Request&, const std::vector<sim::EndpointView>& endpoints) override {
     return next_++ % endpoints.size();
   }
 
@@ -26,11 +27,11 @@ class RoundRobin final : public sim::Picker {
 class LeastWaiting final : public sim::Picker {
  public:
   std::string_view name() const override { return "least-waiting"; }
-  std::size_t pick(const engine::Request&, const std::vector<sim::EndpointView>& endpoints) override;
+  std::size_t pick(sim::SimTime, const engine::Request&, const std::vector<sim::EndpointView>& endpoints) override;
 };
 
 // The picker a conformance deployment names with the router flag `conformance-picker` (absent: round-robin);
 // any other router setting is refused, since no llm-d code reads it here.
-std::unique_ptr<sim::Picker> make_picker(const schema::DeploymentRouter& router);
+std::unique_ptr<sim::Picker> make_picker(const schema::DeploymentRouter& router, std::uint64_t seed);
 
 }  // namespace blis::conformance

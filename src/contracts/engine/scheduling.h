@@ -64,6 +64,10 @@ struct Published {
   double kv_usage = 0;               // fraction of KV blocks in use, 0..1
   std::int64_t prefix_cache_queries = 0;  // tokens looked up in the prefix cache since start (a counter)
   std::int64_t prefix_cache_hits = 0;     // of those, tokens found (a counter)
+  // The KV cache's configuration as the engine publishes it (vLLM's cache_config_info labels), which the
+  // router's prefix index sizes itself by; 0: not published.
+  std::int64_t cache_block_size = 0;  // tokens per KV block
+  std::int64_t cache_num_blocks = 0;  // KV blocks on the device
 };
 
 // Where a request is, for the fates written at the horizon (DEV-9).

@@ -5,9 +5,8 @@
 //
 // The runtime pieces: the engine kinds come from the build site (src/sim/engines.h) and the Environment
 // from the loaded data (src/sim/environment.h), both built here by production_runtime(). The router is a
-// parameter: until the llm-d router port lands (issue 8) the production router is the one-endpoint stand-in
-// in src/cli/run_runtime.cpp, which this layer may not include, so the caller passes it in
-// (cli::production_runtime().router) rather than this layer keeping a second copy of it.
+// parameter: the production router (the llm-d port, sim/cluster/llmd_picker.h) is plugged in by the
+// caller (cli::production_runtime().router), as tests plug in the conformance pickers.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +24,7 @@
 
 namespace blis::sim::api {
 
-using RouterFactory = std::function<std::unique_ptr<Picker>(const schema::DeploymentRouter&)>;
+using RouterFactory = std::function<std::unique_ptr<Picker>(const schema::DeploymentRouter&, std::uint64_t seed)>;
 
 struct Runtime {
   std::function<void(engine::EngineRegistry&)> register_engines;

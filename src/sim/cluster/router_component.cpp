@@ -32,7 +32,7 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
         v.sequence = p->sequence;
       }
     } else if (const auto* r = std::get_if<NewRequest>(&m.payload)) {
-      const std::size_t i = picker_.pick(r->request, view_);
+      const std::size_t i = picker_.pick(now, r->request, view_);
       if (i >= endpoints_.size()) {
         throw SimulationError("router: picker '" + std::string(picker_.name()) + "' chose endpoint " +
                               std::to_string(i) + " of " + std::to_string(endpoints_.size()));

@@ -34,8 +34,9 @@ class Picker {
  public:
   virtual ~Picker() = default;
   virtual std::string_view name() const = 0;
-  // The index of the endpoint that serves `request`; called in the router's transitions, in bag order.
-  virtual std::size_t pick(const engine::Request& request, const std::vector<EndpointView>& endpoints) = 0;
+  // The index of the endpoint that serves `request`; called in the router's transitions, in bag order, at
+  // simulated time `now`.
+  virtual std::size_t pick(SimTime now, const engine::Request& request, const std::vector<EndpointView>& endpoints) = 0;
 };
 
 struct Endpoint {

@@ -77,7 +77,7 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
   for (std::size_t k = 0; k < instances.size(); ++k) {
     endpoints.push_back(Endpoint{instances[k].pool, instances[k].index, engine_id(k)});
   }
-  std::unique_ptr<Picker> picker = wiring.router(file.deployment.router);
+  std::unique_ptr<Picker> picker = wiring.router(file.deployment.router, seed);
   RouterComponent router(endpoints, *picker, out.observations);
   std::vector<std::unique_ptr<EngineComponent>> engines;
   std::vector<std::unique_ptr<ScrapeLine>> lines;

@@ -26,7 +26,7 @@ struct Wiring {
   const engine::EngineRegistry* engines = nullptr;
   const engine::Environment* environment = nullptr;
   // The router's decision code for the deployment's router block (a fresh picker per replication).
-  std::function<std::unique_ptr<Picker>(const schema::DeploymentRouter&)> router;
+  std::function<std::unique_ptr<Picker>(const schema::DeploymentRouter&, std::uint64_t seed)> router;
   SimTime scrape_interval{50000};  // how often the router reads each engine's metrics
   SimTime scrape_delay{0};         // and how late it sees them
   Limits limits;

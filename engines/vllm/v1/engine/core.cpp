@@ -251,6 +251,10 @@ engine::Published EngineCore::published() const {
   p.kv_usage = scheduler_->get_kv_cache_usage();
   p.prefix_cache_queries = prefix_cache_queries_;
   p.prefix_cache_hits = prefix_cache_hits_;
+  // vllm/v1/metrics/loggers.py@6e448d0e PrometheusStatLogger.log_metrics_info: vllm:cache_config_info carries
+  // the cache config's block_size and num_gpu_blocks as labels.
+  p.cache_block_size = config_.cache_config.block_size;
+  p.cache_num_blocks = config_.cache_config.num_gpu_blocks.value_or(0);
   return p;
 }
 

@@ -1,0 +1,57 @@
+#include "sim/cluster/llmd_picker.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "router/embed/embed.h"
+
+namespace blis::sim {
+
+LlmdPicker::LlmdPicker(std::unique_ptr<SimRouterRuntime> runtime, std::unique_ptr<router::Router> router)
+    : runtime_(std::move(runtime)), router_(std::move(router)) {}
+
+std::size_t LlmdPicker::pick(SimTime now, const engine::Request& request, const std::vector<EndpointView>& endpoints) {
+  runtime_->advance(now);
+  router::RouteRequest r;
+  r.id = request.id;
+  r.prompt = request.prompt;
+  r.max_tokens = request.max_tokens;
+  std::vector<router::EndpointState> states;
+  states.reserve(endpoints.size());
+  for (const auto& e : endpoints) {
+    router::EndpointState s;
+    s.name = e.pool + "/" + std::to_string(e.instance);
+    if (e.metrics) {
+      s.has_metrics = true;
+      s.waiting_queue_size = e.metrics->waiting;
+      s.running_requests_size = e.metrics->running;
+      s.kv_cache_usage_percent = e.metrics->kv_usage;
+      s.cache_block_size = e.metrics->cache_block_size;
+      s.cache_num_blocks = e.metrics->cache_num_blocks;
+    }
+    states.push_back(std::move(s));
+  }
+  return router_->pick(r, states);
+}
+
+std::unique_ptr<Picker> make_llmd_picker(const schema::DeploymentRouter& config, std::uint64_t seed) {
+  if (config.manifests && !config.manifests->empty()) {
+    throw std::invalid_argument(
+        "router.manifests: the router port reads no Kubernetes objects yet (InferencePool, InferenceObjective); "
+        "remove them to route with the pool the deployment describes");
+  }
+  std::map<std::string, std::string> flags;
+  if (config.flags) {
+    for (const auto& [name, value] : *config.flags) {
+      if (!value.is_scalar()) throw std::invalid_argument("router.flags." + name + ": a flag's value is one scalar");
+      flags[name] = value.scalar;
+    }
+  }
+  auto runtime = std::make_unique<SimRouterRuntime>(seed);
+  auto router = router::embed::New(config.config, flags, *runtime);
+  return std::make_unique<LlmdPicker>(std::move(runtime), std::move(router));
+}
+
+}  // namespace blis::sim

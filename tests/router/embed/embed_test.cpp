@@ -1,0 +1,136 @@
+// The router port's entry point (router/embed/): llm-d's default configuration assembled and deciding, and
+// the refusals of what the port does not read yet (each beside the closest input it accepts, SIM-9).
+#include "router/embed/embed.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tests/router/plugins/splitmix_stream.h"
+
+namespace blis::router {
+namespace {
+
+class TestRuntime final : public Runtime {
+ public:
+  explicit TestRuntime(std::uint64_t seed) : seed_(seed) {}
+  std::int64_t now_us() const override { return 0; }
+  RandomStream& stream(std::string_view purpose) override {
+    auto it = streams_.find(std::string(purpose));
+    if (it == streams_.end()) it = streams_.emplace(std::string(purpose), testing::SplitMixStream(seed_ + streams_.size())).first;
+    purposes.insert(std::string(purpose));
+    return it->second;
+  }
+  std::set<std::string> purposes;
+
+ private:
+  std::uint64_t seed_;
+  std::map<std::string, testing::SplitMixStream> streams_;
+};
+
+EndpointState endpoint(const std::string& name, std::int64_t waiting, double kv) {
+  EndpointState e;
+  e.name = name;
+  e.has_metrics = true;
+  e.waiting_queue_size = waiting;
+  e.kv_cache_usage_percent = kv;
+  e.cache_block_size = 16;
+  e.cache_num_blocks = 1000;
+  return e;
+}
+
+RouteRequest request(const std::string& id, std::int32_t first, std::size_t n) {
+  RouteRequest r;
+  r.id = id;
+  for (std::size_t i = 0; i < n; ++i) r.prompt.push_back(first + static_cast<std::int32_t>(i));
+  return r;
+}
+
+TEST(RouterEmbed, DefaultConfigurationRunsLlmdDefaultPlugins) {
+  TestRuntime rt(1);
+  auto router = embed::New(std::nullopt, {}, rt);
+  const std::vector<std::string> want{"queue-scorer", "kv-cache-utilization-scorer", "prefix-cache-scorer",
+                                      "single-profile-handler", "max-score-picker", "approx-prefix-cache-producer",
+                                      "token-producer"};
+  EXPECT_EQ(router->plugin_types(), want);
+  // The max-score picker draws its tie-break shuffle from a named stream of the runtime.
+  EXPECT_EQ(rt.purposes, std::set<std::string>{"picker/max-score-picker"});
+}
+
+TEST(RouterEmbed, PicksTheLeastLoadedEndpointWithoutPrefixHistory) {
+  TestRuntime rt(2);
+  auto router = embed::New(std::nullopt, {}, rt);
+  // queue-scorer (2) and kv-cache-utilization-scorer (2) both favour b; no prompt has been routed yet.
+  const std::vector<EndpointState> eps{endpoint("serve/0", 4, 0.6), endpoint("serve/1", 0, 0.1), endpoint("serve/2", 2, 0.3)};
+  EXPECT_EQ(router->pick(request("r1", 1000, 256), eps), 1u);
+}
+
+TEST(RouterEmbed, ASharedPrefixFollowsTheFirstRequestWhenLoadsAreEqual) {
+  for (std::uint64_t seed = 0; seed < 8; ++seed) {
+    TestRuntime rt(seed);
+    auto router = embed::New(std::nullopt, {}, rt);
+    const std::vector<EndpointState> eps{endpoint("serve/0", 1, 0.2), endpoint("serve/1", 1, 0.2), endpoint("serve/2", 1, 0.2),
+                                         endpoint("serve/3", 1, 0.2)};
+    const std::size_t first = router->pick(request("a", 5000, 512), eps);
+    // Same 512-token prefix, then a different tail: the approximate prefix index remembers where "a" went.
+    RouteRequest b = request("b", 5000, 512);
+    for (std::int32_t t = 0; t < 64; ++t) b.prompt.push_back(90000 + t);
+    EXPECT_EQ(router->pick(b, eps), first) << "seed " << seed;
+  }
+}
+
+TEST(RouterEmbed, TheTieBreakIsRandomAndReproducible) {
+  // Equal loads and no shared prefix: max-score-picker shuffles the tied endpoints from its named stream.
+  const std::vector<EndpointState> eps{endpoint("serve/0", 0, 0), endpoint("serve/1", 0, 0), endpoint("serve/2", 0, 0)};
+  std::set<std::size_t> seen;
+  for (std::uint64_t seed = 0; seed < 16; ++seed) {
+    std::vector<std::size_t> picks[2];
+    for (int run = 0; run < 2; ++run) {
+      TestRuntime rt(seed);
+      auto router = embed::New(std::nullopt, {}, rt);
+      for (int i = 0; i < 5; ++i) picks[run].push_back(router->pick(request("r" + std::to_string(i), 100000 * (i + 1), 64), eps));
+    }
+    EXPECT_EQ(picks[0], picks[1]) << "seed " << seed;
+    seen.insert(picks[0].front());
+  }
+  EXPECT_GT(seen.size(), 1u);
+}
+
+TEST(RouterEmbed, AConfigurationIsRefusedByNameAndOmittingItRuns) {
+  TestRuntime rt(3);
+  EXPECT_NO_THROW(embed::New(std::nullopt, {}, rt));
+  try {
+    embed::New(std::string("apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n"), {}, rt);
+    FAIL() << "a configuration was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("router.config"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RouterEmbed, AFlagIsRefusedByNameAndNoFlagsRun) {
+  TestRuntime rt(4);
+  EXPECT_NO_THROW(embed::New(std::nullopt, {}, rt));
+  try {
+    embed::New(std::nullopt, {{"kv-cache-usage-percentage-metric", "x"}}, rt);
+    FAIL() << "a flag was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("router.flags.kv-cache-usage-percentage-metric"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RouterEmbed, ANegativeTokenIdIsRefused) {
+  TestRuntime rt(5);
+  auto router = embed::New(std::nullopt, {}, rt);
+  const std::vector<EndpointState> eps{endpoint("serve/0", 0, 0)};
+  RouteRequest ok = request("ok", 0, 4);
+  EXPECT_EQ(router->pick(ok, eps), 0u);
+  RouteRequest bad = request("bad", -1, 4);
+  EXPECT_THROW(router->pick(bad, eps), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace blis::router
