@@ -8,6 +8,7 @@
 #include <set>
 
 #include "doubles.h"
+#include "sim/metrics/figures.h"
 #include "sim/run/run.h"
 
 namespace blis::sim {
@@ -248,6 +249,31 @@ TEST(RefusalPairs, AnUnknownEngineKindNamesTheKindsRegistered) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("reference 1"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace blis::sim
+
+namespace blis::sim {
+namespace {
+
+// The prefix-cache hit ratio is the engines' own token counters summed over the scope (whole run), and is
+// withheld when no engine in the scope looked a token up.
+TEST(Figures, PrefixCacheHitRatioSumsTheEnginesCounters) {
+  ReplicationOutput run;
+  run.instances.push_back(InstanceInfo{"a", 0, 1, 10, 1000, 250});
+  run.instances.push_back(InstanceInfo{"a", 1, 1, 10, 3000, 1750});
+  run.instances.push_back(InstanceInfo{"b", 0, 1, 10, 0, 0});
+  auto cluster = replication_figure("prefix_cache.hit_ratio", FigureScope{}, run);
+  ASSERT_TRUE(cluster.value.has_value());
+  EXPECT_DOUBLE_EQ(*cluster.value, 2000.0 / 4000.0);
+  EXPECT_EQ(cluster.samples, 4000);
+  auto one = replication_figure("prefix_cache.hit_ratio", FigureScope{"instance", "a", 1}, run);
+  ASSERT_TRUE(one.value.has_value());
+  EXPECT_DOUBLE_EQ(*one.value, 1750.0 / 3000.0);
+  auto none = replication_figure("prefix_cache.hit_ratio", FigureScope{"pool", "b", -1}, run);
+  EXPECT_FALSE(none.value.has_value());
+  EXPECT_EQ(none.withheld, "no_samples");
 }
 
 }  // namespace

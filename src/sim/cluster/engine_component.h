@@ -56,6 +56,8 @@ class EngineComponent final : public Atomic {
 
   const PricingTally& pricing() const { return pricing_; }
   std::int64_t steps_completed() const { return steps_completed_; }
+  // What the engine publishes now (its metrics endpoint's gauges and counters).
+  engine::Published published() const { return engine_.published(); }
   // Where a request dispatched here is at the end of a run: queued when it waits in the component's input
   // or the engine's queue, running when the engine runs it. A dispatched request the engine does not hold
   // and that has not ended was lost: a defect (SimulationError naming it, DEV-9).

@@ -181,6 +181,19 @@ ReplicationFigure replication_figure(const schema::MetricRegistryMetric& metric,
     fig.value = rate;
     return fig;
   }
+  if (stat == "ratio" && id == "prefix_cache.hit_ratio") {
+    // The engines' own counters over the whole run (the registry says window: whole_run).
+    std::int64_t hit = 0, all = 0;
+    for (const auto& in : run.instances) {
+      if (!covers(scope, in.pool, in.instance)) continue;
+      hit += in.prefix_cache_hits;
+      all += in.prefix_cache_queries;
+    }
+    fig.samples = all;
+    if (all == 0) fig.withheld = "no_samples";
+    else fig.value = static_cast<double>(hit) / static_cast<double>(all);
+    return fig;
+  }
   if (stat == "ratio") {
     std::int64_t hit = 0, all = 0;
     for (const auto& [rid, r] : run.observations.records()) {

@@ -142,7 +142,9 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
   out.generated = generator.created();
   for (std::size_t k = 0; k < instances.size(); ++k) {
     out.pricing.merge(engines[k]->pricing());
-    out.instances.push_back(InstanceInfo{instances[k].pool, instances[k].index, 1, engines[k]->steps_completed()});
+    const engine::Published pub = engines[k]->published();
+    out.instances.push_back(InstanceInfo{instances[k].pool, instances[k].index, 1, engines[k]->steps_completed(),
+                                         pub.prefix_cache_queries, pub.prefix_cache_hits});
   }
   out.stats = coordinator.stats();
   return out;

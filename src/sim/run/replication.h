@@ -39,6 +39,10 @@ struct InstanceInfo {
   std::int64_t instance = 0;
   std::int64_t gpus = 0;  // accelerators the instance uses
   std::int64_t steps = 0;
+  // The engine's prefix-cache counters at the end of the replication (its published metrics): prompt
+  // tokens looked up, and of those found cached.
+  std::int64_t prefix_cache_queries = 0;
+  std::int64_t prefix_cache_hits = 0;
 };
 
 struct ReplicationOutput {
