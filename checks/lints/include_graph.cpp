@@ -70,6 +70,9 @@ std::string IncludeGraph::judge(const std::string& from, const std::string& to) 
   if (f == "sim" || f == "sim-api") {
     if (t == "search" || t == "score" || t == "cli")
       return "src/sim/ includes nothing of the layers above it (src/search/, src/score/, src/cli/)";
+    // X4, DEV-1: the simulator reaches the router port only through its one entry point.
+    if (t == "router" && !to.starts_with("router/embed/"))
+      return "src/sim/ reaches router/ only through its entry point router/embed/";
     return "";  // engine headers: counted per unit (the build site)
   }
   // X3: engines are constructed at one build site, in src/sim/; nothing else includes them.

@@ -11,8 +11,9 @@
 //                           router/)
 //   router/                 src/contracts/ and router/
 //   src/search/, src/score/ anything but src/sim/ outside its public API src/sim/api/, engines/, router/
-//   src/sim/                not src/search/, src/score/, src/cli/ (they sit above it); engine headers
-//                           from one translation unit only: the build site (never from src/sim/api/)
+//   src/sim/                not src/search/, src/score/, src/cli/ (they sit above it); router/ only
+//                           through its entry point router/embed/; engine headers from one translation
+//                           unit only: the build site (never from src/sim/api/)
 //   anything else in scope  no engine header (only the build site in src/sim/ includes engines)
 //
 // The build site: each .cpp under src/sim/ that reaches an engine header (directly or through a src/sim/

@@ -5,5 +5,5 @@
 // The one build site: constructs the engines behind the Engine contract.
 #include "engines/vllm/scheduler.h"    // near-miss: the build site includes engines
 #include "engines/sglang/radix.h"      // near-miss: the build site includes engines
-#include "router/picker.h"             // near-miss: src/sim/ wires the router too
+#include "router/embed/embed.h"        // near-miss: src/sim/ wires the router through its entry point
 #include "cost/price.h"                // near-miss: src/sim/ uses the cost model
