@@ -1,28 +1,34 @@
-// Original to BLIS: the router port's entry point (see embed.h): llm-d's start-up assembly of the
-// endpoint picker for the configurations this port reads, and one routing decision per request.
+// Original to BLIS: the router port's entry point (see embed.h): llm-d's start-up assembly of the endpoint
+// picker (cmd/epp/runner/runner.go@71f4f099 parseConfigurationPhaseOne/Two: LoadRawConfig,
+// InstantiateAndConfigure, CreateMissingDataProducers, ValidatePluginStability) and one routing decision per
+// request as llm-d's request control makes it (the data producers' Produce in dependency order, Schedule,
+// then the PreRequest hooks).
 #include "router/embed/embed.h"
+
+#include <functional>
+#include <map>
+#include <memory>
 
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "router/cmd/epp/runner/dataproducers.h"
+#include "router/cmd/epp/runner/flags.h"
+#include "router/cmd/epp/runner/register.h"
+#include "router/cmd/epp/runner/token_producer.h"
+#include "router/epp/config/loader/configloader.h"
+#include "router/epp/config/loader/roles.h"
 #include "router/epp/framework/interface/datalayer/endpoint_metadata.h"
 #include "router/epp/framework/interface/datalayer/metrics.h"
+#include "router/epp/framework/interface/requestcontrol/plugins.h"
 #include "router/epp/framework/interface/requesthandling/types.h"
 #include "router/epp/framework/interface/scheduling/types.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.h"
-#include "router/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/estimate.h"
+#include "router/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/prompt_image.h"
-#include "router/epp/framework/plugins/scheduling/picker/common.h"
-#include "router/epp/framework/plugins/scheduling/picker/maxscore/picker.h"
-#include "router/epp/framework/plugins/scheduling/profilehandler/single/single_profile_handler.h"
-#include "router/epp/framework/plugins/scheduling/scorer/kvcacheutilization/kvcache_utilization.h"
-#include "router/epp/framework/plugins/scheduling/scorer/prefix/plugin.h"
-#include "router/epp/framework/plugins/scheduling/scorer/queuedepth/queue.h"
 #include "router/epp/scheduling/scheduler.h"
-#include "router/epp/scheduling/scheduler_profile.h"
-#include "router/epp/scheduling/weighted_scorer.h"
 
 namespace blis::router::embed {
 namespace {
@@ -30,44 +36,99 @@ namespace {
 // The namespace every endpoint of the simulated pool lives in (llm-d keys endpoints by namespaced name).
 constexpr const char* kNamespace = "default";
 
-// Original to BLIS: the endpoint picker assembled from llm-d's default configuration at the pin, and one
-// decision per request as llm-d's request control makes it (produce the request's data, schedule, then the
-// pre-request hook that records the pick in the approximate prefix index).
-class DefaultRouter final : public Router {
+bool holdsWithoutDecision(const std::shared_ptr<fwkplugin::Plugin>& p) {
+  return std::dynamic_pointer_cast<loader::ParserRole>(p) || std::dynamic_pointer_cast<loader::DataSourceRole>(p) ||
+         std::dynamic_pointer_cast<loader::ExtractorRole>(p) || std::dynamic_pointer_cast<loader::SaturationDetectorRole>(p);
+}
+
+// Original to BLIS: the endpoint picker a configuration assembles, and one decision per request.
+// Not decisions here: the metrics data source and extractor (the simulator delivers the metrics), the parsers
+// (the request arrives parsed), flow control (refused when its feature gate is on) and the legacy admission's
+// saturation detector, which rejects only sheddable requests (priority < 0): a request's priority is 0 unless
+// an InferenceObjective says otherwise, and the port reads none, so none is shed.
+class ConfiguredRouter final : public Router {
  public:
-  explicit DefaultRouter(Runtime& runtime) {
-    // pkg/epp/config/loader/defaults.go@71f4f099 loadDefaultConfig: the "default" profile holds
-    // queue-scorer (weight 2), kv-cache-utilization-scorer (2) and prefix-cache-scorer (3).
-    // pkg/epp/config/loader/defaults.go@71f4f099 ensureSchedulingLayer: one profile and no handler configured,
-    // so the single-profile-handler; no picker configured, so max-score-picker is registered and appended.
-    // pkg/epp/datalayer/data_graph.go@71f4f099 CreateMissingDataProducers: prefix-cache-scorer consumes the
-    // prefix match info, whose default producer (cmd/epp/runner/runner.go@71f4f099) is
-    // approx-prefix-cache-producer; that consumes the tokenized prompt, whose default producer is
-    // token-producer with the tokenizer-free estimate backend.
-    // Not decisions here: the metrics data source and extractor (the simulator delivers the metrics), the
-    // parsers (the request arrives parsed), flow control (feature gate off by default) and the legacy
-    // admission's saturation detector, which rejects only sheddable requests (priority < 0): a request's
-    // priority is 0 unless an InferenceObjective says otherwise, and the port reads none, so none is shed.
-    producer_ = approximateprefix::ApproxPrefixCacheFactory("approx-prefix-cache-producer", std::nullopt);
-    auto profile = scheduling::NewSchedulerProfile();
-    auto added = profile->AddPlugins({
-        scheduling::NewWeightedScorer(queuedepth::NewQueueScorer(), 2.0),
-        scheduling::NewWeightedScorer(kvcacheutilization::NewKVCacheUtilizationScorer(), 2.0),
-        scheduling::NewWeightedScorer(prefix::PrefixCachePluginFactory("prefix-cache-scorer", std::nullopt), 3.0),
-        maxscore::NewMaxScorePicker(picker::DefaultMaxNumOfEndpoints, runtime.stream("picker/max-score-picker")),
-    });
-    if (added) throw std::logic_error("router: assembling llm-d's default profile failed: " + added->Text);
-    scheduler_ = std::make_unique<scheduling::Scheduler>(single::NewSingleProfileHandler(),
-                                                         fwksched::ProfileMap{{"default", profile}});
+  ConfiguredRouter(const std::optional<std::string>& config, const runner::Flags& flags, Runtime& runtime)
+      : handle_(runtime) {
+    runner::RegisterInTreePlugins(registry_);
+    loader::Loader ld(registry_);
+    // cmd/epp/runner/runner.go@71f4f099 registerFeatureGates
+    ld.RegisterFeatureGate(loader::FlowControlFeatureGate, false);
+    ld.RegisterFeatureGate(loader::HAPopulateNonLeaderDatastoreFeatureGate, true);
+    loader::RawConfig raw;
+    try {
+      raw = ld.LoadRawConfig(config.value_or(""));
+    } catch (const std::invalid_argument& e) {
+      // cmd/epp/runner/runner.go@71f4f099 parseConfigurationPhaseOne
+      throw std::invalid_argument(std::string("failed to parse config - ") + e.what());
+    }
+    for (const auto& spec : raw.Config.Plugins) runner::RefuseIfNotModelled(registry_, spec.Name, spec.Type);
+    loader::Config cfg;
+    try {
+      cfg = ld.InstantiateAndConfigure(raw.Config, handle_);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("failed to load the configuration - ") + e.what());
+    }
+    std::vector<std::string> created;
+    try {
+      created = runner::CreateMissingDataProducers(registry_, handle_);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("failed to create missing data producers - ") + e.what());
+    }
+    fwkplugin::ValidatePluginStability(registry_, handle_, flags.AllowExperimentalPlugins);
+    scheduler_ = scheduling::NewSchedulerWithConfig(*cfg.SchedulerConfig);
+    // The data producers in dependency order (pkg/epp/datalayer/data_graph.go@71f4f099), each with its own
+    // Produce: the token and approximate-prefix producers' (which predate the requestcontrol interfaces) and
+    // any requestcontrol::DataProducer's.
+    for (const auto& p : runner::OrderedDataProducers(handle_)) {
+      if (auto t = std::dynamic_pointer_cast<tokenizer::Plugin>(p)) {
+        produce_.push_back([t](fwksched::InferenceRequest* req, const std::vector<fwksched::EndpointPtr>&) { t->Produce(req); });
+      } else if (auto a = std::dynamic_pointer_cast<approximateprefix::dataProducer>(p)) {
+        prefixProducers_.push_back(a);
+        produce_.push_back([a](fwksched::InferenceRequest* req, const std::vector<fwksched::EndpointPtr>& c) { a->Produce(req, c); });
+      } else if (auto d = std::dynamic_pointer_cast<requestcontrol::DataProducer>(p)) {
+        produce_.push_back([d](fwksched::InferenceRequest* req, const std::vector<fwksched::EndpointPtr>& c) {
+          if (auto err = d->Produce(req, c)) throw std::runtime_error("router: " + d->TypedName().String() + ": " + err->Text);
+        });
+      }
+    }
+    // The PreRequest plugins (pkg/epp/requestcontrol/director.go@71f4f099 runPreRequestPlugins), in name order
+    // (upstream adds them from the handle's map, in no set order; each keeps its own state, so the order
+    // decides nothing).
+    for (const auto& [name, p] : handle_.GetAllPluginsWithNames()) {
+      if (auto pr = std::dynamic_pointer_cast<requestcontrol::PreRequestPlugin>(p)) preRequest_.push_back(pr);
+      if (auto rb = std::dynamic_pointer_cast<requestcontrol::ResponseBodyProcessor>(p)) responseBody_.push_back(rb);
+      if (auto l = std::dynamic_pointer_cast<inflightload::InFlightLoadProducer>(p)) endpointExtractors_.push_back(l);
+    }
+    for (const auto& spec : raw.Config.Plugins) {
+      if (!holdsWithoutDecision(handle_.GetPlugin(spec.Name))) types_.push_back(spec.Type);
+    }
+    for (const auto& name : created) types_.push_back(handle_.GetPlugin(name)->TypedName().Type);
+    settings_.RefreshMetricsIntervalNs = flags.RefreshMetricsIntervalNs;
+    settings_.MetricsStalenessThresholdNs = flags.MetricsStalenessThresholdNs;
+    settings_.Warnings = ld.Warnings();
+    settings_.Warnings.insert(settings_.Warnings.end(), flags.Warnings.begin(), flags.Warnings.end());
   }
 
-  std::vector<std::string> plugin_types() const override {
-    return {"queue-scorer", "kv-cache-utilization-scorer", "prefix-cache-scorer", "single-profile-handler",
-            "max-score-picker", "approx-prefix-cache-producer", "token-producer"};
+  std::vector<std::string> plugin_types() const override { return types_; }
+
+  // pkg/epp/requestcontrol/director.go@71f4f099 HandleResponseBody: the response-body plugins see the first
+  // chunk (StartOfStream) and the end (EndOfStream), which releases what they track for the request.
+  void response(const std::string& id, bool start_of_stream, bool end_of_stream) override {
+    auto it = inFlight_.find(id);
+    if (it == inFlight_.end()) return;
+    requestcontrol::Response resp;
+    resp.RequestID = id;
+    resp.StartOfStream = start_of_stream;
+    resp.EndOfStream = end_of_stream;
+    for (const auto& rb : responseBody_) rb->ResponseBody(it->second.get(), &resp, nullptr);
+    if (end_of_stream) inFlight_.erase(it);
   }
+  const Settings& settings() const { return settings_; }
 
   std::size_t pick(const RouteRequest& request, const std::vector<EndpointState>& endpoints) override {
-    fwksched::InferenceRequest req;
+    auto held = std::make_shared<fwksched::InferenceRequest>();
+    fwksched::InferenceRequest& req = *held;
     req.RequestID = request.id;
     // The request names no model (INTERFACES.md "What a request carries"): every request of a run asks for
     // the one model the pool serves, so TargetModel is the same (empty) for all; it changes the prefix
@@ -84,9 +145,6 @@ class DefaultRouter final : public Router {
     completions.Prompt.Raw = tokenizer::PromptTextForTokenIDs(ids);
     req.Body->Completions = std::move(completions);
     if (request.max_tokens) req.Body->MaxOutputTokens = *request.max_tokens;
-    auto produced = tokenizer::estimateBackend().produce(*req.Body);
-    if (!produced.Value) throw std::runtime_error("router: token-producer: " + produced.Err.value_or("no tokens"));
-    req.Body->TokenizedPrompt = std::move(*produced.Value);
 
     std::vector<fwksched::EndpointPtr> candidates;
     candidates.reserve(endpoints.size());
@@ -101,15 +159,32 @@ class DefaultRouter final : public Router {
       m.KVCacheUsagePercent = e.kv_cache_usage_percent;
       m.CacheBlockSize = static_cast<int>(e.cache_block_size);
       m.CacheNumBlocks = static_cast<int>(e.cache_num_blocks);
-      candidates.push_back(fwksched::NewEndpoint(meta, m));
+      // The endpoint object that lives across requests (llm-d's datastore endpoint): the notification
+      // extractors (the in-flight load producer) put their live attributes on it when it first appears, and
+      // each request's candidate carries a copy of its attributes (pkg/epp/requestcontrol/director.go@71f4f099
+      // toSchedulerEndpoints).
+      auto live = persistent_.find(e.name);
+      if (live == persistent_.end()) {
+        live = persistent_.emplace(e.name, fwksched::NewEndpoint(meta, m)).first;
+        for (const auto& x : endpointExtractors_) x->Extract({inflightload::EventType::EventAddOrUpdate, live->second});
+      }
+      candidates.push_back(fwksched::NewEndpoint(meta, m, live->second->Clone()));
     }
-    producer_->Produce(&req, candidates);
+    // The producers in dependency order: token producers before the prefix producers that consume their key.
+    for (const auto& produce : produce_) produce(&req, candidates);
     auto out = scheduler_->Schedule(&req, candidates);
     if (!out.Value) {
-      producer_->PluginState().Delete(req.RequestID);
+      for (const auto& a : prefixProducers_) a->PluginState().Delete(req.RequestID);
       throw std::runtime_error("router: " + (out.Err ? out.Err->Text : std::string("no scheduling result")));
     }
-    producer_->PreRequest(&req, *out.Value);
+    for (const auto& a : prefixProducers_) a->PreRequest(&req, *out.Value);
+    for (const auto& pr : preRequest_) {
+      if (auto err = pr->PreRequest(&req, &*out.Value)) {
+        throw std::runtime_error("router: " + pr->TypedName().String() + ": " + err->Text);
+      }
+    }
+    req.SchedulingResult = out.Value;
+    if (!responseBody_.empty()) inFlight_[request.id] = held;
     const auto& result = *out.Value;
     const auto& chosen = result.ProfileResults.at(result.PrimaryProfileName)->TargetEndpoints.at(0);
     const std::string& name = chosen->GetMetadata()->ID.Name;
@@ -120,25 +195,41 @@ class DefaultRouter final : public Router {
   }
 
  private:
-  std::shared_ptr<approximateprefix::dataProducer> producer_;
-  std::unique_ptr<scheduling::Scheduler> scheduler_;
+  fwkplugin::Registry registry_;
+  fwkplugin::Handle handle_;
+  std::shared_ptr<scheduling::Scheduler> scheduler_;
+  std::vector<std::function<void(fwksched::InferenceRequest*, const std::vector<fwksched::EndpointPtr>&)>> produce_;
+  std::vector<std::shared_ptr<approximateprefix::dataProducer>> prefixProducers_;
+  std::vector<std::shared_ptr<requestcontrol::PreRequestPlugin>> preRequest_;
+  std::vector<std::shared_ptr<requestcontrol::ResponseBodyProcessor>> responseBody_;
+  std::vector<std::shared_ptr<inflightload::InFlightLoadProducer>> endpointExtractors_;
+  std::map<std::string, fwksched::EndpointPtr> persistent_;                          // by endpoint name
+  std::map<std::string, std::shared_ptr<fwksched::InferenceRequest>> inFlight_;  // routed, response not ended
+  std::vector<std::string> types_;
+  Settings settings_;
 };
 
 }  // namespace
 
-// Original to BLIS: the entry point; refuses what the port does not read yet, by name.
+// Original to BLIS: the entry point. Flags first (as the runner parses them before the configuration), then
+// the configuration; errors carry "router.flags.<name>: " or "router.config: " before llm-d's text.
 std::unique_ptr<Router> New(const std::optional<std::string>& config, const std::map<std::string, std::string>& flags,
                             Runtime& runtime) {
-  if (config) {
-    throw std::invalid_argument(
-        "router.config: this build does not read an EndpointPickerConfig yet (llm-d's configuration loader is not "
-        "ported); omit router.config to run llm-d's default configuration");
+  runner::Flags parsed = runner::ParseFlags(flags);
+  try {
+    return std::make_unique<ConfiguredRouter>(config, parsed, runtime);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("router.config: ") + e.what());
+  } catch (const fwkplugin::PluginError& e) {
+    throw std::invalid_argument(std::string("router.config: ") + e.what());
   }
-  if (!flags.empty()) {
-    throw std::invalid_argument("router.flags." + flags.begin()->first +
-                                ": this build reads no llm-d router flag yet; omit router.flags");
-  }
-  return std::make_unique<DefaultRouter>(runtime);
+}
+
+// Original to BLIS: see embed.h.
+const Settings& SettingsOf(const Router& router) {
+  auto* r = dynamic_cast<const ConfiguredRouter*>(&router);
+  if (r == nullptr) throw std::invalid_argument("router: SettingsOf: the router was not made by embed::New");
+  return r->settings();
 }
 
 }  // namespace blis::router::embed

@@ -100,14 +100,49 @@ class ProductionRun(unittest.TestCase):
             self.assertEqual(first.stdout, second.stdout)
             self.assertEqual(json.loads(first.stdout)["fates"]["completed"], 24)
 
-    def test_a_router_configuration_is_refused_by_name_and_omitting_it_runs(self):
-        """SIM-9 pair: router: {} runs (above); an EndpointPickerConfig the port cannot read yet is refused."""
+    ROUTER_CONFIG = ("router:\n  config: |\n    apiVersion: llm-d.ai/v1alpha1\n    kind: EndpointPickerConfig\n"
+                     "    plugins:\n    - type: {scorer}\n    - type: random-picker\n    schedulingProfiles:\n"
+                     "    - name: default\n      plugins:\n      - pluginRef: {scorer}\n      - pluginRef: random-picker\n")
+
+    def run_router(self, tmp, router_block, *extra):
+        with open(self.VLLM, encoding="utf-8") as f:
+            text = f.read().replace("replicas: 1", "replicas: 2").replace("router: {}", router_block)
+        return run(BLIS, "run", "--replications", "1", *extra, self.scenario(tmp, text))
+
+    def test_an_unknown_plugin_type_is_refused_with_llm_ds_message_and_a_registered_one_runs(self):
+        """SIM-9 pair (issue 8): an EndpointPickerConfig naming a type llm-d never registers is refused before the
+        run with llm-d's own message; the same configuration with a registered scorer runs."""
         with tempfile.TemporaryDirectory() as tmp:
-            with open(self.VLLM, encoding="utf-8") as f:
-                text = f.read().replace("router: {}", "router:\n  config: |\n    kind: EndpointPickerConfig\n")
-            out = run(BLIS, "run", self.scenario(tmp, text))
+            bad = self.run_router(tmp, self.ROUTER_CONFIG.format(scorer="no-such-scorer"))
+            self.assertEqual(bad.returncode, 1)
+            self.assertIn("router.config", bad.stderr)
+            self.assertIn("plugin type 'no-such-scorer' is not registered", bad.stderr)
+            good = self.run_router(tmp, self.ROUTER_CONFIG.format(scorer="queue-scorer"))
+            self.assertEqual(good.returncode, 0, good.stderr)
+            self.assertEqual(json.loads(good.stdout)["fates"]["completed"], 24)
+
+    def test_a_registered_but_refused_plugin_type_is_refused_by_name(self):
+        """RTR-4: a type llm-d registers that this port does not model is refused before the run, by name."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = self.run_router(tmp, self.ROUTER_CONFIG.format(scorer="latency-scorer"))
             self.assertEqual(out.returncode, 1)
-            self.assertIn("router.config", out.stderr)
+            self.assertIn("(type: 'latency-scorer') is not modelled by this port", out.stderr)
+
+    def test_router_flags_unknown_refused_decision_flag_applied_serving_flag_warned(self):
+        """SIM-9 pair for flags: an unknown flag is refused by name; --refresh-metrics-interval sets the scrape
+        interval the run reports; a serving-only flag runs with a warning naming it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = self.run_router(tmp, "router:\n  flags: {no-such-flag: '1'}\n")
+            self.assertEqual(bad.returncode, 1)
+            self.assertIn("router.flags.no-such-flag", bad.stderr)
+            good = self.run_router(tmp, "router:\n  flags: {refresh-metrics-interval: 100ms, v: '2'}\n")
+            self.assertEqual(good.returncode, 0, good.stderr)
+            result = json.loads(good.stdout)
+            scrape = [s for s in result["settings"] if s["name"] == "scrape_interval_us"]
+            self.assertEqual(scrape[0]["value"], 100000)
+            self.assertEqual(scrape[0]["source"], "stated")
+            self.assertTrue(any(w["code"] == "router-configuration" and "router.flags.v" in w["message"]
+                                for w in result["warnings"]), result["warnings"])
 
     def test_a_vllm_argument_vllm_does_not_know_is_refused_by_name(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "contracts/engine/plan.h"
@@ -57,6 +58,16 @@ struct StepOutcome {
   std::vector<std::string> preempted;    // requests the step's scheduling preempted, in order
 };
 
+// One sample of an engine's metrics endpoint as it serves it: the metric family's name, the sample's labels
+// (in the order the engine declares them) and its value. The router maps names to what it reads as its
+// own configuration says, per engine kind (DEV-4); the simulator never interprets them.
+struct MetricSample {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> labels;
+  double value = 0;
+  bool counter = false;  // a counter (else a gauge)
+};
+
 // What an engine publishes for the router (its metrics endpoint's gauges), as of the last step boundary.
 struct Published {
   std::int64_t waiting = 0;          // requests queued, not yet running
@@ -68,6 +79,9 @@ struct Published {
   // router's prefix index sizes itself by; 0: not published.
   std::int64_t cache_block_size = 0;  // tokens per KV block
   std::int64_t cache_num_blocks = 0;  // KV blocks on the device
+  // The same state as the engine's metrics endpoint serves it (the upstream's own metric names and labels),
+  // which is what the router reads.
+  std::vector<MetricSample> samples;
 };
 
 // Where a request is, for the fates written at the horizon (DEV-9).

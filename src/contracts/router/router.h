@@ -36,6 +36,10 @@ class Router {
   virtual std::size_t pick(const RouteRequest& request, const std::vector<EndpointState>& endpoints) = 0;
   // The plugin types this router runs, in configuration order (for the Result and the audit, RTR-4).
   virtual std::vector<std::string> plugin_types() const = 0;
+  // The response to a request this router routed, as it streams back through the gateway: `start_of_stream`
+  // on its first output, `end_of_stream` when it ends (finished, refused, aborted or dropped; both at once
+  // when it ends before any output). Request-control plugins that track in-flight work release it here.
+  virtual void response(const std::string& id, bool start_of_stream, bool end_of_stream) = 0;
 };
 
 }  // namespace blis::router

@@ -10,7 +10,22 @@
 namespace blis::sim {
 
 LlmdPicker::LlmdPicker(std::unique_ptr<SimRouterRuntime> runtime, std::unique_ptr<router::Router> router)
-    : runtime_(std::move(runtime)), router_(std::move(router)) {}
+    : runtime_(std::move(runtime)), router_(std::move(router)) {
+  const std::int64_t ns = router::embed::SettingsOf(*router_).RefreshMetricsIntervalNs;
+  // Simulated time is whole microseconds: an interval that is not is refused rather than rounded.
+  if (ns <= 0 || ns % 1000 != 0) {
+    throw std::invalid_argument("router.flags.refresh-metrics-interval: " + std::to_string(ns) +
+                                "ns is not a positive whole number of microseconds, which the simulated clock counts in");
+  }
+  scrape_interval_ = SimTime{ns / 1000};
+}
+
+std::vector<std::string> LlmdPicker::warnings() const { return router::embed::SettingsOf(*router_).Warnings; }
+
+void LlmdPicker::response(SimTime now, const std::string& id, bool start_of_stream, bool end_of_stream) {
+  runtime_->advance(now);
+  router_->response(id, start_of_stream, end_of_stream);
+}
 
 std::size_t LlmdPicker::pick(SimTime now, const engine::Request& request, const std::vector<EndpointView>& endpoints) {
   runtime_->advance(now);

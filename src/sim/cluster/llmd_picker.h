@@ -18,11 +18,17 @@ class LlmdPicker final : public Picker {
   LlmdPicker(std::unique_ptr<SimRouterRuntime> runtime, std::unique_ptr<router::Router> router);
   std::string_view name() const override { return "llm-d"; }
   std::size_t pick(SimTime now, const engine::Request& request, const std::vector<EndpointView>& endpoints) override;
+  void response(SimTime now, const std::string& id, bool start_of_stream, bool end_of_stream) override;
+  // llm-d's --refresh-metrics-interval (router.flags; its default, 50ms, otherwise).
+  std::optional<SimTime> scrape_interval() const override { return scrape_interval_; }
+  // The loader's and the flags' warnings (deprecated plugin types, flags accepted without effect).
+  std::vector<std::string> warnings() const override;
   const SimRouterRuntime& runtime() const { return *runtime_; }
 
  private:
   std::unique_ptr<SimRouterRuntime> runtime_;  // outlives router_, which holds references into it
   std::unique_ptr<router::Router> router_;
+  SimTime scrape_interval_;
 };
 
 // llm-d's router as the deployment's router block configures it, on the replication's seed. Refuses (std::

@@ -49,14 +49,18 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
         pending_.push_back(Outgoing{endpoints_[it->second.endpoint].engine, MessageClass::kAbort, *a});
         routed_.erase(it);
         aborted_.insert(a->request);
+        picker_.response(now, a->request, !streaming_.contains(a->request), true);
+        streaming_.erase(a->request);
       }
     } else if (const auto* rec = std::get_if<StepRecord>(&m.payload)) {
-      forward(*rec);
+      forward(now, *rec);
     } else if (const auto* f = std::get_if<Refusal>(&m.payload)) {
       auto it = routed_.find(f->refused.request);
       if (it == routed_.end()) throw SimulationError("router: a refusal of '" + f->refused.request + "', which it did not route");
       pending_.push_back(Outgoing{it->second.client, MessageClass::kRefusal, *f});
       routed_.erase(it);
+      picker_.response(now, f->refused.request, !streaming_.contains(f->refused.request), true);
+      streaming_.erase(f->refused.request);
     } else {
       throw SimulationError("router: received a " + std::string(class_name(m.key.cls)) + " message");
     }
@@ -64,7 +68,7 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
 }
 
 // Splits an engine's step record by client, keeping batch order, and forgets requests that finished.
-void RouterComponent::forward(const StepRecord& record) {
+void RouterComponent::forward(SimTime now, const StepRecord& record) {
   std::map<ComponentId, StepRecord> per_client;
   // The client of a request, or nullptr for one whose client gave up (its output is dropped, as a gateway
   // drops a response whose connection closed).
@@ -84,7 +88,10 @@ void RouterComponent::forward(const StepRecord& record) {
     if (auto* r = part(id)) r->first_scheduled.push_back(id);
   }
   for (const auto& e : record.outcome.emitted) {
-    if (auto* r = part(e.request)) r->outcome.emitted.push_back(e);
+    if (auto* r = part(e.request)) {
+      r->outcome.emitted.push_back(e);
+      if (streaming_.insert(e.request).second) picker_.response(now, e.request, true, false);
+    }
   }
   for (const auto& id : record.outcome.preempted) {
     if (auto* r = part(id)) r->outcome.preempted.push_back(id);
@@ -93,7 +100,12 @@ void RouterComponent::forward(const StepRecord& record) {
     if (auto* r = part(f.request)) r->outcome.finished.push_back(f);
   }
   for (auto& [client, r] : per_client) pending_.push_back(Outgoing{client, MessageClass::kStepRecord, std::move(r)});
-  for (const auto& f : record.outcome.finished) routed_.erase(f.request);
+  for (const auto& f : record.outcome.finished) {
+    if (routed_.erase(f.request) > 0) {
+      picker_.response(now, f.request, !streaming_.contains(f.request), true);
+      streaming_.erase(f.request);
+    }
+  }
   for (const auto& id : record.aborted) aborted_.erase(id);  // the engine will not name it again
 }
 

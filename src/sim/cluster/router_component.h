@@ -37,6 +37,18 @@ class Picker {
   // The index of the endpoint that serves `request`; called in the router's transitions, in bag order, at
   // simulated time `now`.
   virtual std::size_t pick(SimTime now, const engine::Request& request, const std::vector<EndpointView>& endpoints) = 0;
+  // The response of a routed request passing back through the router at `now`: its first output
+  // (start_of_stream) and its end (end_of_stream: finished, refused or aborted; both when it ends before any
+  // output). A picker that keeps no per-request state ignores it.
+  virtual void response(SimTime now, const std::string& id, bool start_of_stream, bool end_of_stream) {
+    (void)now, (void)id, (void)start_of_stream, (void)end_of_stream;
+  }
+  // How often the router reads each engine's metrics, when the router's own configuration says (llm-d's
+  // --refresh-metrics-interval); nothing: the run's default.
+  virtual std::optional<SimTime> scrape_interval() const { return std::nullopt; }
+  // What the router's configuration accepted without effect or deprecates (e.g. a serving-only flag), each
+  // naming what it is about.
+  virtual std::vector<std::string> warnings() const { return {}; }
 };
 
 struct Endpoint {
@@ -62,7 +74,7 @@ class RouterComponent final : public Atomic {
     ComponentId client = 0;
   };
   void take(SimTime now, const Bag& bag);
-  void forward(const StepRecord& record);
+  void forward(SimTime now, const StepRecord& record);
 
   std::vector<Endpoint> endpoints_;
   std::vector<EndpointView> view_;
@@ -70,6 +82,7 @@ class RouterComponent final : public Atomic {
   Observations& observations_;
   std::map<std::string, Route> routed_;  // each request the router sent and has not seen end
   std::set<std::string> aborted_;        // aborts forwarded whose engine has not yet applied them
+  std::set<std::string> streaming_;      // routed requests whose first output has passed
   std::vector<Outgoing> pending_;
 };
 

@@ -78,6 +78,11 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
     endpoints.push_back(Endpoint{instances[k].pool, instances[k].index, engine_id(k)});
   }
   std::unique_ptr<Picker> picker = wiring.router(file.deployment.router, seed);
+  // DEV-4: the scrape interval is the router's own setting where it states one.
+  const SimTime scrape_interval = picker->scrape_interval().value_or(wiring.scrape_interval);
+  out.scrape_interval = scrape_interval;
+  out.scrape_interval_from_router = picker->scrape_interval().has_value();
+  out.router_warnings = picker->warnings();
   RouterComponent router(endpoints, *picker, out.observations);
   std::vector<std::unique_ptr<EngineComponent>> engines;
   std::vector<std::unique_ptr<ScrapeLine>> lines;
@@ -86,7 +91,7 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
     engines.push_back(std::make_unique<EngineComponent>(name, instances[k].pool, instances[k].index, *instances[k].steps,
                                                         *wiring.environment, instances[k].engine->plan(),
                                                         static_cast<std::int64_t>(k), router_id, line_id(k)));
-    lines.push_back(std::make_unique<ScrapeLine>("scrape:" + name, wiring.scrape_interval, wiring.scrape_delay, router_id));
+    lines.push_back(std::make_unique<ScrapeLine>("scrape:" + name, scrape_interval, wiring.scrape_delay, router_id));
   }
 
   Coordinator coordinator(wiring.limits, wiring.order);

@@ -58,6 +58,10 @@ struct ReplicationOutput {
   std::vector<std::string> reasons;         // the detector's reasons, when not settled
   std::optional<double> saturation_rps;     // overloaded runs whose departures show no trend
   SimTime warmup_end{};
+  // The scrape interval the replication ran with, and whether the router's configuration stated it.
+  SimTime scrape_interval{};
+  bool scrape_interval_from_router = false;
+  std::vector<std::string> router_warnings;  // the router's configuration warnings (Picker::warnings)
 };
 
 // Refuses (std::invalid_argument or engine::ContractError, naming the field) what the build cannot run.

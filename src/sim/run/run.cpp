@@ -247,10 +247,15 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     s.name = "scrape_interval_us";
     doc::Node v;
     v.kind = doc::Kind::Scalar;
-    v.scalar = std::to_string(wiring.scrape_interval.us);
+    const bool from_router = !out.replications.empty() && out.replications.front().scrape_interval_from_router;
+    v.scalar = std::to_string(from_router ? out.replications.front().scrape_interval.us : wiring.scrape_interval.us);
     s.value = v;
-    s.source = "simulator_rule";
-    s.detail = "how often the router reads each engine's published metrics, until the router port states it";
+    const auto& flags = file.deployment.router.flags;
+    const bool stated = flags && flags->count("refresh-metrics-interval") > 0;
+    s.source = !from_router ? "simulator_rule" : stated ? "stated" : "router_default";
+    s.detail = from_router ? "how often the router reads each engine's published metrics: llm-d's --refresh-metrics-interval "
+                             "(router.flags, else its default)"
+                           : "how often the router reads each engine's published metrics";
     r.settings.push_back(std::move(s));
   }
 
@@ -298,6 +303,15 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     w.field = "workload.convert";
     w.message = text;
     r.warnings.push_back(std::move(w));
+  }
+  if (!out.replications.empty()) {
+    for (const auto& text : out.replications.front().router_warnings) {
+      schema::ResultWarning w;
+      w.code = "router-configuration";
+      w.field = "router";
+      w.message = text;
+      r.warnings.push_back(std::move(w));
+    }
   }
   r.frame.warmup = sc.frame.warmup;
   bool client_warmup = false;

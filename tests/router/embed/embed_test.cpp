@@ -1,5 +1,5 @@
-// The router port's entry point (router/embed/): llm-d's default configuration assembled and deciding, and
-// the refusals of what the port does not read yet (each beside the closest input it accepts, SIM-9).
+// The router port's entry point (router/embed/): llm-d's default configuration assembled and deciding, a
+// configured router, the runner's flags, and the refusals (each beside the closest input it accepts, SIM-9).
 #include "router/embed/embed.h"
 
 #include <gtest/gtest.h>
@@ -100,26 +100,88 @@ TEST(RouterEmbed, TheTieBreakIsRandomAndReproducible) {
   EXPECT_GT(seen.size(), 1u);
 }
 
-TEST(RouterEmbed, AConfigurationIsRefusedByNameAndOmittingItRuns) {
+TEST(RouterEmbed, AnUnknownPluginTypeIsRefusedWithLlmdsTextAndAKnownOneRuns) {
   TestRuntime rt(3);
-  EXPECT_NO_THROW(embed::New(std::nullopt, {}, rt));
+  const std::string head = "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: ";
+  EXPECT_NO_THROW(embed::New(head + "queue-scorer\n", {}, rt));
   try {
-    embed::New(std::string("apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n"), {}, rt);
-    FAIL() << "a configuration was accepted";
+    embed::New(head + "queue-scorerx\n", {}, rt);
+    FAIL() << "an unknown plugin type was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("router.config"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()),
+              "router.config: failed to load the configuration - configuration validation failed: plugin type "
+              "'queue-scorerx' is not registered");
   }
 }
 
-TEST(RouterEmbed, AFlagIsRefusedByNameAndNoFlagsRun) {
-  TestRuntime rt(4);
-  EXPECT_NO_THROW(embed::New(std::nullopt, {}, rt));
+TEST(RouterEmbed, ARefusedPluginTypeIsRefusedByNameBeforeTheRun) {
+  TestRuntime rt(5);
+  const std::string head = "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: ";
+  EXPECT_NO_THROW(embed::New(head + "random-picker\n", {}, rt));
   try {
-    embed::New(std::nullopt, {{"kv-cache-usage-percentage-metric", "x"}}, rt);
-    FAIL() << "a flag was accepted";
+    embed::New(head + "fcfs-ordering-policy\n", {}, rt);
+    FAIL() << "a flow-control policy was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("router.flags.kv-cache-usage-percentage-metric"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(type: 'fcfs-ordering-policy') is not modelled by this port: flow control"),
+              std::string::npos) << e.what();
   }
+}
+
+TEST(RouterEmbed, AnUnknownFlagIsRefusedByNameAnObservationFlagWarns) {
+  TestRuntime rt(4);
+  auto r = embed::New(std::nullopt, {{"kv-cache-usage-percentage-metric", "x"}}, rt);
+  ASSERT_EQ(embed::SettingsOf(*r).Warnings.size(), 1u);
+  EXPECT_NE(embed::SettingsOf(*r).Warnings[0].find("router.flags.kv-cache-usage-percentage-metric"), std::string::npos);
+  try {
+    embed::New(std::nullopt, {{"kv-cache-usage-percentage-metricx", "x"}}, rt);
+    FAIL() << "an unknown flag was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("router.flags.kv-cache-usage-percentage-metricx:"), std::string::npos) << e.what();
+  }
+}
+
+TEST(RouterEmbed, MetricsFlagsAreParsedAsGoDurations) {
+  TestRuntime rt(6);
+  auto d = embed::New(std::nullopt, {}, rt);
+  EXPECT_EQ(embed::SettingsOf(*d).RefreshMetricsIntervalNs, 50'000'000);
+  EXPECT_EQ(embed::SettingsOf(*d).MetricsStalenessThresholdNs, 2'000'000'000);
+  auto r = embed::New(std::nullopt, {{"refresh-metrics-interval", "1.5s"}, {"metrics-staleness-threshold", "1m30s"}}, rt);
+  EXPECT_EQ(embed::SettingsOf(*r).RefreshMetricsIntervalNs, 1'500'000'000);
+  EXPECT_EQ(embed::SettingsOf(*r).MetricsStalenessThresholdNs, 90'000'000'000);
+  try {
+    embed::New(std::nullopt, {{"refresh-metrics-interval", "1.5"}}, rt);
+    FAIL() << "a duration without unit was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "router.flags.refresh-metrics-interval: invalid argument \"1.5\" for "
+                                     "\"--refresh-metrics-interval\" flag: time: missing unit in duration \"1.5\"");
+  }
+}
+
+TEST(RouterEmbed, TheAllowExperimentalPluginsFlagIsParsedAsAGoBool) {
+  // cmd/epp/runner: --allow-experimental-plugins feeds registry.go@71f4f099 ValidatePluginStability (its refusal
+  // is tested in tests/router/config, TestAllowExperimentalPluginsFlag); pflag parses it with strconv.ParseBool.
+  TestRuntime rt(7);
+  EXPECT_NO_THROW(embed::New(std::nullopt, {{"allow-experimental-plugins", "true"}}, rt));
+  EXPECT_NO_THROW(embed::New(std::nullopt, {{"allow-experimental-plugins", "T"}}, rt));
+  try {
+    embed::New(std::nullopt, {{"allow-experimental-plugins", "yes"}}, rt);
+    FAIL() << "a non-Go bool was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "router.flags.allow-experimental-plugins: invalid argument \"yes\" for "
+                                     "\"--allow-experimental-plugins\" flag: strconv.ParseBool: parsing \"yes\": invalid syntax");
+  }
+}
+
+TEST(RouterEmbed, AConfiguredRandomPickerDrawsFromItsOwnStream) {
+  TestRuntime rt(8);
+  auto r = embed::New(std::string("apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n"
+                                  "- type: queue-scorer\n- name: rp\n  type: random-picker\n"),
+                      {}, rt);
+  const std::vector<std::string> want{"queue-scorer", "random-picker", "single-profile-handler"};
+  EXPECT_EQ(r->plugin_types(), want);
+  EXPECT_EQ(rt.purposes, std::set<std::string>{"picker/rp"});
+  const std::vector<EndpointState> eps{endpoint("serve/0", 4, 0.6), endpoint("serve/1", 0, 0.1)};
+  EXPECT_LT(r->pick(request("r1", 1000, 64), eps), 2u);
 }
 
 TEST(RouterEmbed, ANegativeTokenIdIsRefused) {

@@ -52,5 +52,43 @@ TEST(VllmMetrics, PrefixCacheQueriesAndHits) {
   }
 }
 
+// The samples as the metrics endpoint serves them (names, labels, values), which the router's metrics
+// extractor reads: the gauges follow the scheduler, the counters the prefix cache, and cache_config_info
+// carries block_size and num_gpu_blocks as labels.
+TEST(VllmMetrics, SamplesAsTheEndpointServesThem) {
+  auto e = make_engine({{"async-scheduling", "false"}, {"max-num-seqs", "2"}});
+  for (int i = 0; i < 3; ++i) ASSERT_FALSE(e->add_request(request("r" + std::to_string(i), 64, 4)));
+  ASSERT_TRUE(e->schedule());
+  const engine::Published p = e->published();
+  auto find = [&](const std::string& name) -> const engine::MetricSample* {
+    for (const auto& s : p.samples) {
+      if (s.name == name) return &s;
+    }
+    return nullptr;
+  };
+  auto label = [](const engine::MetricSample& s, const std::string& key) {
+    for (const auto& [k, v] : s.labels) {
+      if (k == key) return v;
+    }
+    return std::string("<absent>");
+  };
+  const auto* running = find("vllm:num_requests_running");
+  const auto* waiting = find("vllm:num_requests_waiting");
+  const auto* usage = find("vllm:kv_cache_usage_perc");
+  const auto* info = find("vllm:cache_config_info");
+  const auto* queries = find("vllm:prefix_cache_queries");
+  ASSERT_TRUE(running && waiting && usage && info && queries);
+  EXPECT_EQ(running->value, 2.0);
+  EXPECT_EQ(waiting->value, 1.0);
+  EXPECT_EQ(usage->value, p.kv_usage);
+  EXPECT_FALSE(running->counter);
+  EXPECT_TRUE(queries->counter);
+  EXPECT_EQ(label(*running, "engine"), "0");
+  EXPECT_EQ(label(*info, "block_size"), std::to_string(p.cache_block_size));
+  EXPECT_EQ(label(*info, "num_gpu_blocks"), std::to_string(p.cache_num_blocks));
+  EXPECT_GT(p.cache_num_blocks, 0);
+  EXPECT_EQ(info->value, 1.0);
+}
+
 }  // namespace
 }  // namespace blis::vllm::test

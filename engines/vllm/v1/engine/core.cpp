@@ -255,6 +255,25 @@ engine::Published EngineCore::published() const {
   // the cache config's block_size and num_gpu_blocks as labels.
   p.cache_block_size = config_.cache_config.block_size;
   p.cache_num_blocks = config_.cache_config.num_gpu_blocks.value_or(0);
+  // vllm/v1/metrics/loggers.py@6e448d0e PrometheusStatLogger.__init__: every series carries the labels
+  // model_name (the served model name) and engine (the engine index, "0": one engine core per instance).
+  const std::vector<std::pair<std::string, std::string>> labels{{"model_name", config_.model_config.model},
+                                                                {"engine", "0"}};
+  p.samples.push_back({"vllm:num_requests_running", labels, static_cast<double>(running), false});
+  p.samples.push_back({"vllm:num_requests_waiting", labels, static_cast<double>(waiting), false});
+  p.samples.push_back({"vllm:kv_cache_usage_perc", labels, p.kv_usage, false});
+  p.samples.push_back({"vllm:prefix_cache_queries", labels, static_cast<double>(prefix_cache_queries_), true});
+  p.samples.push_back({"vllm:prefix_cache_hits", labels, static_cast<double>(prefix_cache_hits_), true});
+  // vllm/v1/metrics/loggers.py@6e448d0e PrometheusStatLogger.log_metrics_info: an info gauge set to 1 whose
+  // labels are CacheConfig.metrics_info() (vllm/config/cache.py@6e448d0e: str() of each field) and engine.
+  // Only block_size and num_gpu_blocks are published here (the fields a reader of this series uses).
+  p.samples.push_back({"vllm:cache_config_info",
+                       {{"block_size", std::to_string(config_.cache_config.block_size)},
+                        {"num_gpu_blocks", config_.cache_config.num_gpu_blocks
+                                               ? std::to_string(*config_.cache_config.num_gpu_blocks)
+                                               : std::string("None")},
+                        {"engine", "0"}},
+                       1.0, false});
   return p;
 }
 

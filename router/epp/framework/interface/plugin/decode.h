@@ -1,7 +1,8 @@
 // Original to BLIS: decoding a plugin's parameters as Go's encoding/json decodes them into a parameters struct
 // through StrictDecoder (pkg/epp/framework/interface/plugin/registry.go@71f4f099): unknown fields refused,
 // absent fields keep their defaults, JSON null leaves a field unchanged, type mismatches refused, each with
-// encoding/json's error text. A factory declares its struct's fields in order and then calls Finish:
+// encoding/json's error text. One difference: where several fields are wrong, the first reported is the
+// first in declaration order (Field calls), where encoding/json reports the first in document order. A factory declares its struct's fields in order and then calls Finish:
 //
 //   fwkplugin::StrictObject obj(parameters, "loadaware.Parameters");
 //   obj.Field("threshold", p.Threshold);
@@ -140,6 +141,11 @@ class StrictObject {
     if (!v.is_array()) mismatch(v, f, "[]string");
     out.clear();
     for (const auto& e : v) {
+      // encoding/json leaves a null element at its zero value ("").
+      if (e.is_null()) {
+        out.emplace_back();
+        continue;
+      }
       if (!e.is_string()) mismatch(e, f, "string");
       out.push_back(e.get<std::string>());
     }
@@ -148,6 +154,10 @@ class StrictObject {
     if (!v.is_object()) mismatch(v, f, "map[string]string");
     out.clear();
     for (const auto& [k, e] : v.items()) {
+      if (e.is_null()) {  // encoding/json stores a null value as the zero value ("")
+        out[k] = "";
+        continue;
+      }
       if (!e.is_string()) mismatch(e, f, "string");
       out[k] = e.get<std::string>();
     }

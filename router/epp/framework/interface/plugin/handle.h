@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "router/epp/framework/interface/plugin/plugins.h"
-#include "src/contracts/router/runtime.h"
+#include "contracts/router/runtime.h"
 
 namespace blis::router::fwkplugin {
 

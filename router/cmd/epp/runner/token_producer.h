@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The llm-d Authors.
+// Changed for BLIS: a C++ port of the token-producer plugin of
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 (Plugin, PluginFactory,
+// LegacyPluginFactory, TokenizedPromptDataKey) on the estimate backend only: the vLLM /render and UDS tokenizer
+// backends need a tokenizer service and are refused by name. Placed under cmd/epp/runner because the plugin
+// type is what the runner registers; it wraps the ported estimateBackend.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/registry.h"
+#include "router/epp/framework/interface/scheduling/types.h"
+
+namespace blis::router::tokenizer {
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 PluginType, LegacyPluginType
+inline constexpr const char* PluginType = "token-producer";
+inline constexpr const char* LegacyPluginType = "tokenizer";
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 TokenizedPromptDataKey
+inline fwkplugin::DataKey TokenizedPromptDataKey() { return fwkplugin::NewDataKey("TokenizedPrompt", PluginType); }
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin (estimate backend)
+class Plugin final : public fwkplugin::Plugin {
+ public:
+  explicit Plugin(const std::string& name)
+      : typedName_{PluginType, name}, dk_(TokenizedPromptDataKey().WithNonEmptyProducerName(name)) {}
+  fwkplugin::TypedName TypedName() const override { return typedName_; }
+  // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin.Produces
+  const fwkplugin::DataKey& ProducedKey() const { return dk_; }
+  // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin.Produce
+  // Writes the request body's TokenizedPrompt; throws std::runtime_error("token-producer: <error>") when the
+  // backend cannot estimate the body (upstream logs and leaves the prompt untokenized).
+  void Produce(fwksched::InferenceRequest* request) const;
+
+ private:
+  fwkplugin::TypedName typedName_;
+  fwkplugin::DataKey dk_;
+};
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 PluginFactory
+std::shared_ptr<fwkplugin::Plugin> PluginFactory(const std::string& name, fwkplugin::Parameters parameters,
+                                                 fwkplugin::Handle& handle);
+
+}  // namespace blis::router::tokenizer
