@@ -27,6 +27,8 @@
 #include "router/epp/framework/interface/scheduling/types.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.h"
+#include "router/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_profile_handler.h"
+#include "router/epp/framework/plugins/scheduling/profilehandler/disagg/pd_profile_handler.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/prompt_image.h"
 #include "router/epp/scheduling/scheduler.h"
 
@@ -76,6 +78,17 @@ class ConfiguredRouter final : public Router {
       throw std::invalid_argument(std::string("failed to create missing data producers - ") + e.what());
     }
     fwkplugin::ValidatePluginStability(registry_, handle_, flags.AllowExperimentalPlugins);
+    // Original to BLIS: the P/D handlers decide a prefill endpoint beside the decode endpoint; the simulator
+    // does not yet run a request's prefill on one instance and hand its KV cache to another, so a
+    // configuration holding one is refused rather than routed to its decode endpoint alone.
+    for (const auto& [name, p] : handle_.GetAllPluginsWithNames()) {
+      if (std::dynamic_pointer_cast<disagg::Handler>(p) || std::dynamic_pointer_cast<disagg::PdProfileHandler>(p)) {
+        throw std::invalid_argument("plugin '" + name + "' (type: '" + p->TypedName().Type +
+                                    "'): the simulator does not yet run disaggregated prefill/decode (a prefill on one "
+                                    "instance whose KV cache moves to the decode instance); use a single or "
+                                    "data-parallel profile handler");
+      }
+    }
     scheduler_ = scheduling::NewSchedulerWithConfig(*cfg.SchedulerConfig);
     // The data producers in dependency order (pkg/epp/datalayer/data_graph.go@71f4f099), each with its own
     // Produce: the token and approximate-prefix producers' (which predate the requestcontrol interfaces) and

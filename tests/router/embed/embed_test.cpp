@@ -127,6 +127,30 @@ TEST(RouterEmbed, ARefusedPluginTypeIsRefusedByNameBeforeTheRun) {
   }
 }
 
+// The P/D handler is ported and audited, but the simulator cannot yet run a disaggregated request, so a
+// configuration holding it is refused by name; the same configuration on the data-parallel handler runs.
+TEST(RouterEmbed, AConfigurationWithAPdHandlerIsRefusedTheDataParallelOneRuns) {
+  TestRuntime rt(9);
+  const std::string head =
+      "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: prefix-based-pd-decider\n"
+      "- type: max-score-picker\n- type: queue-scorer\n";
+  const std::string profiles =
+      "schedulingProfiles:\n- name: prefill\n  plugins:\n  - pluginRef: max-score-picker\n  - pluginRef: queue-scorer\n"
+      "- name: decode\n  plugins:\n  - pluginRef: max-score-picker\n  - pluginRef: queue-scorer\n";
+  try {
+    embed::New(head + "- type: disagg-profile-handler\n  parameters:\n    deciders:\n      prefill: prefix-based-pd-decider\n" +
+                   profiles, {}, rt);
+    FAIL() << "a P/D configuration was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("(type: 'disagg-profile-handler'): the simulator does not yet run disaggregated"),
+              std::string::npos) << e.what();
+  }
+  const std::string dp = "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: max-score-picker\n"
+                         "- type: queue-scorer\n- type: data-parallel-profile-handler\nschedulingProfiles:\n- name: default\n"
+                         "  plugins:\n  - pluginRef: max-score-picker\n  - pluginRef: queue-scorer\n";
+  EXPECT_NO_THROW(embed::New(dp, {}, rt));
+}
+
 TEST(RouterEmbed, AnUnknownFlagIsRefusedByNameAnObservationFlagWarns) {
   TestRuntime rt(4);
   auto r = embed::New(std::nullopt, {{"kv-cache-usage-percentage-metric", "x"}}, rt);
