@@ -27,6 +27,11 @@ ALLOWANCES = {
                                          "and its hand-written statuses.yaml, which have no schema yet; the "
                                          "surface.json it writes is validated by the generated surface-list reader "
                                          "(the surface-status check)",
+    "router/epp/config/loader/yamljson.cpp": "the router port reads the user's EndpointPickerConfig (router.config) "
+                                             "as llm-d's loader does (X1): YAML converted to JSON as "
+                                             "sigs.k8s.io/yaml does, then decoded with llm-d's strict semantics and "
+                                             "error texts; the document is llm-d's, defined by its apix types, not "
+                                             "a BLIS schema (the scenario's router.config field holds it verbatim)",
 }
 CALLS = re.compile(r"\bYAML::(Load|LoadFile|LoadAll|LoadAllFromFile|Parser)\b|\bjson::parse\s*\(|"
                    r"\bnlohmann::(ordered_)?json::parse\s*\(|\bsimdjson::")

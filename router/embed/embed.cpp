@@ -16,6 +16,7 @@
 
 #include "router/cmd/epp/runner/dataproducers.h"
 #include "router/cmd/epp/runner/flags.h"
+#include "router/cmd/epp/runner/metrics_extractor.h"
 #include "router/cmd/epp/runner/register.h"
 #include "router/cmd/epp/runner/token_producer.h"
 #include "router/epp/config/loader/configloader.h"
@@ -25,9 +26,13 @@
 #include "router/epp/framework/interface/requestcontrol/plugins.h"
 #include "router/epp/framework/interface/requesthandling/types.h"
 #include "router/epp/framework/interface/scheduling/types.h"
+#include "router/epp/framework/plugins/datalayer/extractor/metrics/endpoint.h"
+#include "router/epp/framework/plugins/datalayer/extractor/metrics/factories.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.h"
+#include "router/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.h"
 #include "router/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_profile_handler.h"
+#include "router/epp/framework/plugins/scheduling/scorer/preciseprefixcache/precise_prefix_cache.h"
 #include "router/epp/framework/plugins/scheduling/profilehandler/disagg/pd_profile_handler.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/prompt_image.h"
 #include "router/epp/scheduling/scheduler.h"
@@ -51,7 +56,7 @@ bool holdsWithoutDecision(const std::shared_ptr<fwkplugin::Plugin>& p) {
 class ConfiguredRouter final : public Router {
  public:
   ConfiguredRouter(const std::optional<std::string>& config, const runner::Flags& flags, Runtime& runtime)
-      : handle_(runtime) {
+      : handle_(runtime), runtime_(&runtime) {
     runner::RegisterInTreePlugins(registry_);
     loader::Loader ld(registry_);
     // cmd/epp/runner/runner.go@71f4f099 registerFeatureGates
@@ -82,6 +87,14 @@ class ConfiguredRouter final : public Router {
     // does not yet run a request's prefill on one instance and hand its KV cache to another, so a
     // configuration holding one is refused rather than routed to its decode endpoint alone.
     for (const auto& [name, p] : handle_.GetAllPluginsWithNames()) {
+      // Likewise the precise prefix-cache plugins read the engines' KV events, which the simulator does not yet
+      // deliver to the router: they would score every endpoint 0.
+      if (std::dynamic_pointer_cast<preciseprefixcache::Producer>(p) ||
+          std::dynamic_pointer_cast<preciseprefixcachescorer::Plugin>(p)) {
+        throw std::invalid_argument("plugin '" + name + "' (type: '" + p->TypedName().Type +
+                                    "'): the simulator does not yet deliver the engines' KV events to the router, "
+                                    "which this plugin reads; use the approximate prefix-cache-scorer");
+      }
       if (std::dynamic_pointer_cast<disagg::Handler>(p) || std::dynamic_pointer_cast<disagg::PdProfileHandler>(p)) {
         throw std::invalid_argument("plugin '" + name + "' (type: '" + p->TypedName().Type +
                                     "'): the simulator does not yet run disaggregated prefill/decode (a prefill on one "
@@ -112,6 +125,12 @@ class ConfiguredRouter final : public Router {
       if (auto pr = std::dynamic_pointer_cast<requestcontrol::PreRequestPlugin>(p)) preRequest_.push_back(pr);
       if (auto rb = std::dynamic_pointer_cast<requestcontrol::ResponseBodyProcessor>(p)) responseBody_.push_back(rb);
       if (auto l = std::dynamic_pointer_cast<inflightload::InFlightLoadProducer>(p)) endpointExtractors_.push_back(l);
+      if (auto x = std::dynamic_pointer_cast<runner::HeldMetricsExtractor>(p)) metricsExtractor_ = x->extractor();
+    }
+    // pkg/epp/config/loader/defaults.go@71f4f099 adds the core metrics extractor when the configuration names
+    // none; one is always there to read the engines' samples.
+    if (!metricsExtractor_) {
+      metricsExtractor_ = metrics::newCoreMetricsExtractorPlugin(metrics::MetricsExtractorType, nullptr);
     }
     for (const auto& spec : raw.Config.Plugins) {
       if (!holdsWithoutDecision(handle_.GetPlugin(spec.Name))) types_.push_back(spec.Type);
@@ -124,6 +143,45 @@ class ConfiguredRouter final : public Router {
   }
 
   std::vector<std::string> plugin_types() const override { return types_; }
+
+  // The endpoint's metrics as llm-d's data layer holds them: the core metrics extractor run on the
+  // endpoint's last delivered samples (pkg/epp/datalayer: the collector extracts each scrape), once per
+  // publication (keyed on its time and sequence, DEV-4). An endpoint whose engine publishes no samples (the
+  // conformance engines) is read from the contract's fields. Throws with the extractor's error text when a
+  // configured metric is missing from an engine's samples (upstream logs it and scores on stale values).
+  fwkdl::Metrics metricsOf(const EndpointState& e, const fwkdl::EndpointMetadata& meta) {
+    if (e.samples.empty()) {
+      fwkdl::Metrics m;
+      m.WaitingQueueSize = static_cast<int>(e.waiting_queue_size);
+      m.RunningRequestsSize = static_cast<int>(e.running_requests_size);
+      m.KVCacheUsagePercent = e.kv_cache_usage_percent;
+      m.CacheBlockSize = static_cast<int>(e.cache_block_size);
+      m.CacheNumBlocks = static_cast<int>(e.cache_num_blocks);
+      return m;
+    }
+    Extracted& x = extracted_[e.name];
+    if (!x.endpoint) x.endpoint = std::make_unique<metrics::Endpoint>(meta);
+    if (!x.valid || x.published_us != e.published_us || x.sequence != e.sequence) {
+      metrics::PrometheusMetricMap families;
+      for (const auto& s : e.samples) {
+        metrics::MetricFamily& f = families[s.name];
+        f.Name = s.name;
+        f.Type = s.counter ? metrics::MetricType::COUNTER : metrics::MetricType::GAUGE;
+        metrics::Metric sample;
+        for (const auto& [k, v] : s.labels) sample.Label.push_back({k, v});
+        if (s.counter) sample.Counter = s.value;
+        else sample.Gauge = s.value;
+        f.Metric.push_back(std::move(sample));
+      }
+      x.endpoint->UpdateMetadata(meta);
+      metrics::Error err = metricsExtractor_->Extract(metrics::PollInput{families, *x.endpoint, runtime_->now_us()});
+      if (err) throw std::runtime_error("router: core-metrics-extractor on " + e.name + ": " + *err);
+      x.valid = true;
+      x.published_us = e.published_us;
+      x.sequence = e.sequence;
+    }
+    return x.endpoint->GetMetrics();
+  }
 
   // pkg/epp/requestcontrol/director.go@71f4f099 HandleResponseBody: the response-body plugins see the first
   // chunk (StartOfStream) and the end (EndOfStream), which releases what they track for the request.
@@ -166,12 +224,8 @@ class ConfiguredRouter final : public Router {
       meta.ID.Namespace = kNamespace;
       meta.ID.Name = e.name;
       meta.Name = e.name;
-      fwkdl::Metrics m;
-      m.WaitingQueueSize = static_cast<int>(e.waiting_queue_size);
-      m.RunningRequestsSize = static_cast<int>(e.running_requests_size);
-      m.KVCacheUsagePercent = e.kv_cache_usage_percent;
-      m.CacheBlockSize = static_cast<int>(e.cache_block_size);
-      m.CacheNumBlocks = static_cast<int>(e.cache_num_blocks);
+      meta.Labels = e.labels;
+      const fwkdl::Metrics m = metricsOf(e, meta);
       // The endpoint object that lives across requests (llm-d's datastore endpoint): the notification
       // extractors (the in-flight load producer) put their live attributes on it when it first appears, and
       // each request's candidate carries a copy of its attributes (pkg/epp/requestcontrol/director.go@71f4f099
@@ -217,6 +271,16 @@ class ConfiguredRouter final : public Router {
   std::vector<std::shared_ptr<requestcontrol::ResponseBodyProcessor>> responseBody_;
   std::vector<std::shared_ptr<inflightload::InFlightLoadProducer>> endpointExtractors_;
   std::map<std::string, fwksched::EndpointPtr> persistent_;                          // by endpoint name
+  // The metrics extractor's per-endpoint state and the publication it last read.
+  struct Extracted {
+    std::unique_ptr<metrics::Endpoint> endpoint;
+    bool valid = false;
+    std::int64_t published_us = 0;
+    std::uint64_t sequence = 0;
+  };
+  Runtime* runtime_;
+  std::shared_ptr<metrics::Extractor> metricsExtractor_;
+  std::map<std::string, Extracted> extracted_;  // by endpoint name
   std::map<std::string, std::shared_ptr<fwksched::InferenceRequest>> inFlight_;  // routed, response not ended
   std::vector<std::string> types_;
   Settings settings_;

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "contracts/engine/scheduling.h"
 
 namespace blis::router {
 
@@ -19,6 +22,13 @@ struct EndpointState {
   double kv_cache_usage_percent = 0;     // fraction of KV blocks in use, 0..1, as llm-d reads it
   std::int64_t cache_block_size = 0;     // tokens per KV block (0: not published)
   std::int64_t cache_num_blocks = 0;     // KV blocks on the device (0: not published)
+  // The engine's metrics endpoint as last delivered (its own metric names), which llm-d's metrics extractor
+  // maps per engine type; empty for an engine that publishes none (the router then reads the fields above).
+  std::vector<engine::MetricSample> samples;
+  std::int64_t published_us = 0;  // the delivered publication's time
+  std::uint64_t sequence = 0;     // and sequence (DEV-4: a cache of it is keyed on both)
+  // The endpoint's labels as llm-d sees them on its pod (e.g. llm-d.ai/engine-type).
+  std::map<std::string, std::string> labels;
 };
 
 // One request as the router sees it (INTERFACES.md "What a request carries").

@@ -45,7 +45,13 @@ std::size_t LlmdPicker::pick(SimTime now, const engine::Request& request, const 
       s.kv_cache_usage_percent = e.metrics->kv_usage;
       s.cache_block_size = e.metrics->cache_block_size;
       s.cache_num_blocks = e.metrics->cache_num_blocks;
+      s.samples = e.metrics->samples;
+      s.published_us = e.published.us;
+      s.sequence = e.sequence;
     }
+    // The pod label llm-d's metrics extractor reads the engine type from (its engineLabelKey default): a BLIS
+    // rule, as llm-d's guides label a pod with the engine it runs.
+    if (!e.engine_kind.empty()) s.labels["llm-d.ai/engine-type"] = e.engine_kind;
     states.push_back(std::move(s));
   }
   return router_->pick(r, states);

@@ -8,7 +8,7 @@ namespace blis::sim {
 RouterComponent::RouterComponent(std::vector<Endpoint> endpoints, Picker& picker, Observations& observations)
     : endpoints_(std::move(endpoints)), picker_(picker), observations_(observations) {
   if (endpoints_.empty()) throw std::invalid_argument("router: no endpoint to route to");
-  for (const auto& e : endpoints_) view_.push_back(EndpointView{e.pool, e.instance, std::nullopt, {}, 0});
+  for (const auto& e : endpoints_) view_.push_back(EndpointView{e.pool, e.instance, std::nullopt, {}, 0, e.engine_kind});
 }
 
 SimTime RouterComponent::time_advance() const { return pending_.empty() ? kNever : SimTime{0}; }

@@ -28,6 +28,7 @@ struct EndpointView {
   std::optional<engine::Published> metrics;  // the newest delivered publication, if any
   SimTime published{};                       // its publication time
   std::uint64_t sequence = 0;                // and sequence
+  std::string engine_kind;                   // the endpoint's engine kind
 };
 
 class Picker {
@@ -55,6 +56,7 @@ struct Endpoint {
   std::string pool;
   std::int64_t instance = 0;
   ComponentId engine = 0;
+  std::string engine_kind;  // the pool's engine kind (e.g. "vllm"), which a router may read as a pod label
 };
 
 class RouterComponent final : public Atomic {

@@ -13,6 +13,7 @@ namespace {
 struct Instance {
   std::string pool;
   std::int64_t index = 0;
+  std::string kind;  // the pool's engine kind
   std::unique_ptr<engine::Engine> engine;
   engine::StepEngine* steps = nullptr;
 };
@@ -49,7 +50,7 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
     spec.nodes = units::Count{1};
     if (sc.cluster.gpus_per_node) spec.gpus_per_node = units::CountPerNode{sc.cluster.gpus_per_node->value()};
     for (std::int64_t r = 0; r < pool.replicas.value(); ++r) {
-      Instance in{pool.name, r, engine::build_engine(*wiring.engines, spec, *wiring.environment), nullptr};
+      Instance in{pool.name, r, pool.engine.kind, engine::build_engine(*wiring.engines, spec, *wiring.environment), nullptr};
       in.steps = dynamic_cast<engine::StepEngine*>(in.engine.get());
       if (!in.steps) {
         throw std::invalid_argument(pool_field(p, "engine") + ": engine " + engine::to_string(spec.key()) +
@@ -75,7 +76,7 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
   Generator& generator = *made;
   std::vector<Endpoint> endpoints;
   for (std::size_t k = 0; k < instances.size(); ++k) {
-    endpoints.push_back(Endpoint{instances[k].pool, instances[k].index, engine_id(k)});
+    endpoints.push_back(Endpoint{instances[k].pool, instances[k].index, engine_id(k), instances[k].kind});
   }
   std::unique_ptr<Picker> picker = wiring.router(file.deployment.router, seed);
   // DEV-4: the scrape interval is the router's own setting where it states one.

@@ -151,6 +151,21 @@ TEST(RouterEmbed, AConfigurationWithAPdHandlerIsRefusedTheDataParallelOneRuns) {
   EXPECT_NO_THROW(embed::New(dp, {}, rt));
 }
 
+// The precise prefix-cache scorer is ported and audited, but no engine feeds it KV events inside a run yet, so
+// a configuration holding it is refused by name; the approximate prefix-cache scorer in its place runs.
+TEST(RouterEmbed, APreciseScorerIsRefusedUntilEnginesFeedItTheApproximateOneRuns) {
+  TestRuntime rt(10);
+  const std::string head = "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: ";
+  try {
+    embed::New(head + "precise-prefix-cache-scorer\n", {}, rt);
+    FAIL() << "the precise prefix-cache scorer was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("(type: 'precise-prefix-cache-scorer'): the simulator does not yet deliver"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(embed::New(head + "prefix-cache-scorer\n", {}, rt));
+}
+
 TEST(RouterEmbed, AnUnknownFlagIsRefusedByNameAnObservationFlagWarns) {
   TestRuntime rt(4);
   auto r = embed::New(std::nullopt, {{"kv-cache-usage-percentage-metric", "x"}}, rt);
@@ -216,6 +231,55 @@ TEST(RouterEmbed, ANegativeTokenIdIsRefused) {
   EXPECT_EQ(router->pick(ok, eps), 0u);
   RouteRequest bad = request("bad", -1, 4);
   EXPECT_THROW(router->pick(bad, eps), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace blis::router
+
+namespace blis::router {
+namespace {
+
+// An endpoint whose engine publishes its metrics endpoint's samples (the contract's typed fields left at zero,
+// so only the samples can steer the pick), labelled with its engine type.
+EndpointState sampled(const std::string& name, const std::string& kind, const std::string& waitingName, double waiting,
+                      std::uint64_t sequence) {
+  EndpointState e;
+  e.name = name;
+  e.has_metrics = true;
+  e.labels["llm-d.ai/engine-type"] = kind;
+  e.published_us = 1000;
+  e.sequence = sequence;
+  const std::string prefix = kind == "sglang" ? "sglang:" : "vllm:";
+  e.samples.push_back({waitingName, {{"engine", "0"}}, waiting, false});
+  e.samples.push_back({prefix + (kind == "sglang" ? "num_running_reqs" : "num_requests_running"), {}, 0, false});
+  e.samples.push_back({prefix + (kind == "sglang" ? "token_usage" : "kv_cache_usage_perc"), {}, 0.1, false});
+  if (kind == "sglang") {
+    e.samples.push_back({"sglang:cache_config_info", {{"page_size", "16"}, {"num_pages", "1000"}}, 1, false});
+  } else {
+    e.samples.push_back({"vllm:cache_config_info", {{"block_size", "16"}, {"num_gpu_blocks", "1000"}}, 1, false});
+  }
+  return e;
+}
+
+// DEV-4: the router reads an engine's samples through llm-d's core metrics extractor, mapped by the endpoint's
+// engine-type label: a vLLM and an SGLang endpoint each report their queue under their own metric name and the
+// queue scorer sees both; an SGLang endpoint publishing vLLM's name lacks the family its mapping reads.
+TEST(RouterEmbed, MetricsAreExtractedFromSamplesPerEngineType) {
+  TestRuntime rt(11);
+  auto router = embed::New(std::nullopt, {}, rt);
+  std::vector<EndpointState> eps{sampled("serve/0", "vllm", "vllm:num_requests_waiting", 9, 1),
+                                 sampled("serve/1", "sglang", "sglang:num_queue_reqs", 0, 1)};
+  EXPECT_EQ(router->pick(request("r1", 1000, 64), eps), 1u);
+  eps = {sampled("serve/0", "vllm", "vllm:num_requests_waiting", 0, 2),
+         sampled("serve/1", "sglang", "sglang:num_queue_reqs", 9, 2)};
+  EXPECT_EQ(router->pick(request("r2", 5000, 64), eps), 0u);
+  eps[1] = sampled("serve/1", "sglang", "vllm:num_requests_waiting", 0, 3);
+  try {
+    router->pick(request("r3", 9000, 64), eps);
+    FAIL() << "a missing metric family was read as zero";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("sglang:num_queue_reqs"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ def tree(tmp, tests=GOOD_TESTS, entries=GOOD_ENTRIES, packages=("pkg/a",), port=
         f.write(f"kind: llm_d_router\ncommit: {COMMIT}\n")
     with open(os.path.join(root, "router", "x.cpp"), "w") as f:
         f.write(port)
-    up = {"commit": COMMIT, "packages": list(packages), "files": [
+    up = {"pinned": f"router/upstream.yaml@{C8}", "packages": list(packages), "files": [
         {"source": "pkg/a/x_test.go", "functions": [{"name": "TestOne", "line": 10}, {"name": "TestTwo", "line": 20},
                                                      {"name": "TestThree", "line": 30}]}]}
     with open(os.path.join(root, "router", "fidelity", "upstream_tests.json"), "w") as f:

@@ -5,6 +5,7 @@
 
 #include "router/epp/framework/plugins/datalayer/attribute/prefix/data_types.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.h"
+#include "router/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/sessionid/producer.h"
 #include "router/epp/framework/plugins/scheduling/filter/prefixcacheaffinity/plugin.h"
 #include "router/epp/framework/plugins/scheduling/filter/utilization/filter.h"
@@ -13,6 +14,7 @@
 #include "router/epp/framework/plugins/scheduling/scorer/activerequest/active_request.h"
 #include "router/epp/framework/plugins/scheduling/scorer/contextlengthaware/context_length_aware.h"
 #include "router/epp/framework/plugins/scheduling/scorer/nohitlru/no_hit_lru.h"
+#include "router/epp/framework/plugins/scheduling/scorer/preciseprefixcache/precise_prefix_cache.h"
 #include "router/epp/framework/plugins/scheduling/scorer/tokenload/token_load.h"
 
 #include <map>
@@ -37,6 +39,14 @@ std::vector<std::string> Produces(const fwkplugin::Plugin& p) {
   if (auto* t = dynamic_cast<const tokenizer::Plugin*>(&p)) return {t->ProducedKey().String()};
   if (auto* l = dynamic_cast<const inflightload::InFlightLoadProducer*>(&p)) {
     return {l->dk.String(), l->uncachedRequestTokensDk.String()};
+  }
+  std::vector<fwkplugin::DataKey> declared;
+  if (auto* pp = dynamic_cast<const preciseprefixcache::Producer*>(&p)) declared = pp->Produces();
+  if (auto* ps = dynamic_cast<const preciseprefixcachescorer::Plugin*>(&p)) declared = ps->Produces();
+  if (!declared.empty()) {
+    std::vector<std::string> keys;
+    for (const auto& k : declared) keys.push_back(k.String());
+    return keys;
   }
   if (auto* s = dynamic_cast<const sessionid::Producer*>(&p)) {
     std::vector<std::string> keys;
@@ -66,6 +76,8 @@ std::vector<std::string> Consumes(const fwkplugin::Plugin& p) {
   if (auto* t = dynamic_cast<const tokenload::TokenLoadScorer*>(&p)) keys = t->Consumes();
   if (auto* u = dynamic_cast<const utilization::UtilizationFilter*>(&p)) keys = u->Consumes();
   if (auto* c = dynamic_cast<const prefixcacheaffinity::Plugin*>(&p)) keys = c->Consumes();
+  if (auto* pp = dynamic_cast<const preciseprefixcache::Producer*>(&p)) keys = pp->Consumes();
+  if (auto* ps = dynamic_cast<const preciseprefixcachescorer::Plugin*>(&p)) keys = ps->Consumes();
   std::vector<std::string> out;
   for (const auto& k : keys) out.push_back(k.String());
   return out;

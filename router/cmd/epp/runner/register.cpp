@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "router/cmd/epp/runner/metrics_extractor.h"
 #include "router/cmd/epp/runner/token_producer.h"
 #include "router/epp/config/loader/roles.h"
 #include "router/epp/framework/interface/plugin/decode.h"
@@ -179,7 +180,7 @@ void RegisterInTreePlugins(fwkplugin::Registry& r) {
                               tokenizer::TokenizedPromptDataKey().String());
   // Held without a decision (PluginSurface gives the reason for each).
   r.Register("metrics-data-source", StabilityLevel::Beta, InertFactory("metrics-data-source", "source"));
-  r.Register("core-metrics-extractor", StabilityLevel::Beta, InertFactory("core-metrics-extractor", "extractor"));
+  r.Register("core-metrics-extractor", StabilityLevel::Beta, HeldMetricsExtractorFactory);
   for (const char* parser : {"openai-parser", "vllmgrpc-parser", "passthrough-parser", "anthropic-parser", "vllmhttp-parser",
                              "vertexai-parser"}) {
     r.Register(parser, StabilityLevel::Beta, InertFactory(parser, "parser"));

@@ -6,6 +6,11 @@
 // findPluginDependencies reads them from the parsed parameters' pluginRef fields.
 #include "router/cmd/epp/runner/register.h"
 
+#include <stdexcept>
+
+#include "router/cmd/epp/runner/metrics_extractor.h"
+#include "router/epp/framework/plugins/datalayer/extractor/metrics/factories.h"
+
 #include <any>
 #include <string>
 #include <vector>
@@ -13,6 +18,7 @@
 #include "router/epp/framework/plugins/datalayer/attribute/concurrency/data_types.h"
 #include "router/epp/framework/plugins/datalayer/attribute/session/data_types.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.h"
+#include "router/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/sessionid/producer.h"
 #include "router/epp/framework/plugins/scheduling/filter/bylabel/filter.h"
 #include "router/epp/framework/plugins/scheduling/filter/bylabel/selector.h"
@@ -30,6 +36,7 @@
 #include "router/epp/framework/plugins/scheduling/scorer/contextlengthaware/context_length_aware.h"
 #include "router/epp/framework/plugins/scheduling/scorer/loadaware/load_aware.h"
 #include "router/epp/framework/plugins/scheduling/scorer/nohitlru/no_hit_lru.h"
+#include "router/epp/framework/plugins/scheduling/scorer/preciseprefixcache/precise_prefix_cache.h"
 #include "router/epp/framework/plugins/scheduling/scorer/sessionaffinity/session_affinity.h"
 #include "router/epp/framework/plugins/scheduling/scorer/tokenload/token_load.h"
 
@@ -64,6 +71,15 @@ std::any PdProfileHandlerDependencies(fwkplugin::Parameters parameters, fwkplugi
 
 }  // namespace
 
+// pkg/epp/framework/plugins/datalayer/extractor/metrics/factories.go@71f4f099 CoreMetricsExtractorFactory (held
+// under the loader's Extractor role; see metrics_extractor.h)
+std::shared_ptr<fwkplugin::Plugin> HeldMetricsExtractorFactory(const std::string& name, fwkplugin::Parameters parameters,
+                                                               fwkplugin::Handle& handle) {
+  auto made = std::dynamic_pointer_cast<metrics::Extractor>(metrics::CoreMetricsExtractorFactory(name, parameters, handle));
+  if (!made) throw std::logic_error("core-metrics-extractor: the factory made no metrics::Extractor");
+  return std::make_shared<HeldMetricsExtractor>(made);
+}
+
 // cmd/epp/runner/runner.go@71f4f099 registerInTreePlugins (the types ported after register.cpp's; runner.go's
 // stability levels and deprecations)
 void RegisterMorePlugins(fwkplugin::Registry& r) {
@@ -96,6 +112,8 @@ void RegisterMorePlugins(fwkplugin::Registry& r) {
   r.Register("context-length-aware", StabilityLevel::Beta, contextlengthaware::Factory);
   r.Register("no-hit-lru-scorer", StabilityLevel::Beta, nohitlru::Factory);
   r.Register("session-affinity-scorer", StabilityLevel::Alpha, sessionaffinity::Factory);
+  r.Register("precise-prefix-cache-scorer", StabilityLevel::Beta, preciseprefixcachescorer::PluginFactory);
+  r.Register("precise-prefix-cache-producer", StabilityLevel::Beta, preciseprefixcache::PluginFactory);
   r.Register("load-aware-scorer", StabilityLevel::Beta, loadaware::Factory);
   r.Register("token-load-scorer", StabilityLevel::Beta, tokenload::TokenLoadScorerFactory);
   r.Register("active-request-scorer", StabilityLevel::Beta, activerequest::Factory);

@@ -92,7 +92,7 @@ const std::vector<SurfaceEntry>& surfaceTable() {
       {"header-based-testing-filter", "refused", "reads request headers, which the simulator's requests do not carry"},
       {"destination-endpoint-served-verifier", "refused", "response-side conformance test plugin; responses are not modelled"},
       {"metrics-data-source", "modelled", "held, no decision: the simulator delivers each endpoint's metrics; parameters refused"},
-      {"core-metrics-extractor", "modelled", "held, no decision: the simulator delivers each endpoint's metrics; parameters refused"},
+      {"core-metrics-extractor", "modelled", "maps each endpoint's delivered metric samples to what the scorers read, per engine type (its engineConfigs); the simulator delivers the samples (DEV-4)"},
       {"multicluster-metrics-data-source", "refused", "multi-cluster routing is not modelled (one pool)"},
       {"multicluster-metrics-extractor", "refused", "multi-cluster routing is not modelled (one pool)"},
       {"k8s-notification-source", "refused", "Kubernetes/service discovery and notifications are not modelled (the simulator hands the endpoints in)"},
