@@ -49,8 +49,7 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
         pending_.push_back(Outgoing{endpoints_[it->second.endpoint].engine, MessageClass::kAbort, *a});
         routed_.erase(it);
         aborted_.insert(a->request);
-        picker_.response(now, a->request, !streaming_.contains(a->request), true);
-        streaming_.erase(a->request);
+        end_response(now, a->request);
       }
     } else if (const auto* rec = std::get_if<StepRecord>(&m.payload)) {
       forward(now, *rec);
@@ -59,12 +58,18 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
       if (it == routed_.end()) throw SimulationError("router: a refusal of '" + f->refused.request + "', which it did not route");
       pending_.push_back(Outgoing{it->second.client, MessageClass::kRefusal, *f});
       routed_.erase(it);
-      picker_.response(now, f->refused.request, !streaming_.contains(f->refused.request), true);
-      streaming_.erase(f->refused.request);
+      end_response(now, f->refused.request);
     } else {
       throw SimulationError("router: received a " + std::string(class_name(m.key.cls)) + " message");
     }
   }
+}
+
+// Tells the picker a routed request's response ended (finished, refused or aborted): with start_of_stream
+// too when no output of it passed first.
+void RouterComponent::end_response(SimTime now, const std::string& id) {
+  picker_.response(now, id, !streaming_.contains(id), true);
+  streaming_.erase(id);
 }
 
 // Splits an engine's step record by client, keeping batch order, and forgets requests that finished.
@@ -102,8 +107,7 @@ void RouterComponent::forward(SimTime now, const StepRecord& record) {
   for (auto& [client, r] : per_client) pending_.push_back(Outgoing{client, MessageClass::kStepRecord, std::move(r)});
   for (const auto& f : record.outcome.finished) {
     if (routed_.erase(f.request) > 0) {
-      picker_.response(now, f.request, !streaming_.contains(f.request), true);
-      streaming_.erase(f.request);
+      end_response(now, f.request);
     }
   }
   for (const auto& id : record.aborted) aborted_.erase(id);  // the engine will not name it again

@@ -77,6 +77,7 @@ class RouterComponent final : public Atomic {
   };
   void take(SimTime now, const Bag& bag);
   void forward(SimTime now, const StepRecord& record);
+  void end_response(SimTime now, const std::string& id);
 
   std::vector<Endpoint> endpoints_;
   std::vector<EndpointView> view_;
