@@ -104,6 +104,7 @@ void EngineComponent::internal(SimTime now) {
     ++publications_;
     pending_.push_back(Outgoing{publish_to_, MessageClass::kPublication,
                                Publication{endpoint_, now, publications_, engine_.published()}});
+    if (observation_trace_) observation_trace_->publish(endpoint_, now, publications_);
   }
 }
 

@@ -26,6 +26,7 @@
 #include "contracts/engine/scheduling.h"
 #include "sim/devs/atomic.h"
 #include "sim/devs/coordinator.h"
+#include "sim/observe/observation_trace.h"
 
 namespace blis::sim {
 
@@ -54,6 +55,8 @@ class EngineComponent final : public Atomic {
   void external(SimTime now, SimTime elapsed, const Bag& bag) override;
   void confluent(SimTime now, const Bag& bag) override;
 
+  // Records each value the engine publishes in DEV-4's trace (a checking aid; changes nothing).
+  void trace_publications(ObservationTrace* trace) { observation_trace_ = trace; }
   const PricingTally& pricing() const { return pricing_; }
   std::int64_t steps_completed() const { return steps_completed_; }
   // What the engine publishes now (its metrics endpoint's gauges and counters).
@@ -91,6 +94,7 @@ class EngineComponent final : public Atomic {
   std::vector<Outgoing> pending_;
   bool wake_ = false;
   std::uint64_t publications_ = 0;
+  ObservationTrace* observation_trace_ = nullptr;
   std::int64_t steps_completed_ = 0;
   PricingTally pricing_;
 };

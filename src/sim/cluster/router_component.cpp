@@ -32,6 +32,13 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
         v.sequence = p->sequence;
       }
     } else if (const auto* r = std::get_if<NewRequest>(&m.payload)) {
+      if (observation_trace_) {
+        for (std::size_t k = 0; k < view_.size(); ++k) {
+          const EndpointView& v = view_[k];
+          observation_trace_->observe(now, static_cast<std::int64_t>(k),
+                                      v.metrics ? std::optional(PublishedKey{v.published, v.sequence}) : std::nullopt);
+        }
+      }
       const std::size_t i = picker_.pick(now, r->request, view_);
       if (i >= endpoints_.size()) {
         throw SimulationError("router: picker '" + std::string(picker_.name()) + "' chose endpoint " +

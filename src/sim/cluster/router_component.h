@@ -17,6 +17,7 @@
 #include "contracts/engine/scheduling.h"
 #include "sim/devs/atomic.h"
 #include "sim/devs/coordinator.h"
+#include "sim/observe/observation_trace.h"
 #include "sim/observe/observations.h"
 
 namespace blis::sim {
@@ -63,6 +64,9 @@ class RouterComponent final : public Atomic {
  public:
   RouterComponent(std::vector<Endpoint> endpoints, Picker& picker, Observations& observations);
 
+  // Records, at each decision, what the router holds of every endpoint in DEV-4's trace (a checking aid).
+  void trace_observations(ObservationTrace* trace) { observation_trace_ = trace; }
+
   std::string_view name() const override { return "router"; }
   SimTime time_advance() const override;
   void output(SimTime now, Outbox& out) override;
@@ -87,6 +91,7 @@ class RouterComponent final : public Atomic {
   std::set<std::string> aborted_;        // aborts forwarded whose engine has not yet applied them
   std::set<std::string> streaming_;      // routed requests whose first output has passed
   std::vector<Outgoing> pending_;
+  ObservationTrace* observation_trace_ = nullptr;
 };
 
 }  // namespace blis::sim

@@ -23,7 +23,7 @@ std::string pool_field(std::size_t i, const std::string& rest) { return "pools["
 }  // namespace
 
 ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring, std::uint64_t seed,
-                                  TraceWriter* trace, const Trace* replay) {
+                                  TraceWriter* trace, const Trace* replay, ObservationTrace* observations) {
   const schema::Scenario& sc = file.scenario;
   if (!wiring.engines || !wiring.environment || !wiring.router) {
     throw std::invalid_argument("run: the wiring lacks an engine registry, an environment or a router");
@@ -85,6 +85,7 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
   out.scrape_interval_from_router = picker->scrape_interval().has_value();
   out.router_warnings = picker->warnings();
   RouterComponent router(endpoints, *picker, out.observations);
+  router.trace_observations(observations);
   std::vector<std::unique_ptr<EngineComponent>> engines;
   std::vector<std::unique_ptr<ScrapeLine>> lines;
   for (std::size_t k = 0; k < instances.size(); ++k) {
@@ -92,6 +93,7 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
     engines.push_back(std::make_unique<EngineComponent>(name, instances[k].pool, instances[k].index, *instances[k].steps,
                                                         *wiring.environment, instances[k].engine->plan(),
                                                         static_cast<std::int64_t>(k), router_id, line_id(k)));
+    engines.back()->trace_publications(observations);
     lines.push_back(std::make_unique<ScrapeLine>("scrape:" + name, scrape_interval, wiring.scrape_delay, router_id));
   }
 

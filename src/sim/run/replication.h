@@ -16,6 +16,7 @@
 #include "sim/cluster/engine_component.h"
 #include "sim/cluster/router_component.h"
 #include "sim/devs/coordinator.h"
+#include "sim/observe/observation_trace.h"
 #include "sim/observe/observations.h"
 #include "sim/run/scenario_file.h"
 #include "sim/trace/trace.h"
@@ -68,7 +69,9 @@ struct ReplicationOutput {
 // Throws SimulationError when the run breaks a rule (DEV-5, SIM-7, a repeated message key).
 // `trace`, when given, records every request the generator creates (DEV-7); `replay`, when given, is the
 // workload instead of the scenario's clients (the scenario's workload.replay, read by the caller).
+// `observations`, when given, records every publication and what each routing decision saw (DEV-4's trace).
 ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring, std::uint64_t seed,
-                                  TraceWriter* trace = nullptr, const Trace* replay = nullptr);
+                                  TraceWriter* trace = nullptr, const Trace* replay = nullptr,
+                                  ObservationTrace* observations = nullptr);
 
 }  // namespace blis::sim
