@@ -5,6 +5,7 @@
 // then the PreRequest hooks).
 #include "router/embed/embed.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +37,8 @@
 #include "router/epp/framework/plugins/scheduling/profilehandler/disagg/pd_profile_handler.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/prompt_image.h"
 #include "router/epp/scheduling/scheduler.h"
+#include "router/kvevents/engineadapter/adapter.h"
+#include "router/kvevents/engineadapter/common.h"
 
 namespace blis::router::embed {
 namespace {
@@ -87,13 +90,20 @@ class ConfiguredRouter final : public Router {
     // does not yet run a request's prefill on one instance and hand its KV cache to another, so a
     // configuration holding one is refused rather than routed to its decode endpoint alone.
     for (const auto& [name, p] : handle_.GetAllPluginsWithNames()) {
-      // Likewise the precise prefix-cache plugins read the engines' KV events, which the simulator does not yet
-      // deliver to the router: they would score every endpoint 0.
-      if (std::dynamic_pointer_cast<preciseprefixcache::Producer>(p) ||
-          std::dynamic_pointer_cast<preciseprefixcachescorer::Plugin>(p)) {
-        throw std::invalid_argument("plugin '" + name + "' (type: '" + p->TypedName().Type +
-                                    "'): the simulator does not yet deliver the engines' KV events to the router, "
-                                    "which this plugin reads; use the approximate prefix-cache-scorer");
+      // Original to BLIS: the precise prefix-cache plugins subscribe to the engines' KV events, which the host
+      // delivers to each distinct producer (a scorer's own, or the producer it shares). The simulator's engines
+      // publishing KV events are vLLM's: a producer decoding another engine type's events is refused.
+      std::shared_ptr<preciseprefixcache::Producer> producer = std::dynamic_pointer_cast<preciseprefixcache::Producer>(p);
+      if (auto scorer = std::dynamic_pointer_cast<preciseprefixcachescorer::Plugin>(p)) producer = scorer->Producer();
+      if (producer) {
+        if (producer->kvEventsConfig.EngineType == engineadapter::EngineTypeSGLang) {
+          throw std::invalid_argument("plugin '" + name + "' (type: '" + p->TypedName().Type + "'): kvEventsConfig.engineType '" +
+                                      producer->kvEventsConfig.EngineType +
+                                      "': the simulator's engines that publish KV events are vLLM's (engineType 'vllm')");
+        }
+        if (std::find(kvSubscribers_.begin(), kvSubscribers_.end(), producer) == kvSubscribers_.end()) {
+          kvSubscribers_.push_back(producer);
+        }
       }
       if (std::dynamic_pointer_cast<disagg::Handler>(p) || std::dynamic_pointer_cast<disagg::PdProfileHandler>(p)) {
         throw std::invalid_argument("plugin '" + name + "' (type: '" + p->TypedName().Type +
@@ -197,6 +207,24 @@ class ConfiguredRouter final : public Router {
   }
   const Settings& settings() const { return settings_; }
 
+  // Original to BLIS: pkg/kvevents/zmq_subscriber.go@71f4f099's delivery, one subscriber per producer: each
+  // precise prefix-cache producer indexes the engine's message under the endpoint's pod identifier (its
+  // metadata Name, as endpointPodIdentifier reads an endpoint without an address).
+  // The topic's model name keys the indexed blocks (pkg/kvevents/pool.go@71f4f099 processBlockStored) and must be
+  // the model the requests ask for; the simulated requests name none (TargetModel is empty, see pick), so a
+  // topic naming a model would index blocks no request can find: refused rather than scored 0 silently.
+  void kv_events(const std::string& endpoint, const engine::KvEventMessage& message) override {
+    if (kvSubscribers_.empty()) return;
+    const std::string model = engineadapter::parseTopic(message.topic).second;
+    if (!model.empty()) {
+      throw std::invalid_argument("router: endpoint " + endpoint + " publishes KV events on topic '" + message.topic +
+                                  "', which names the model '" + model +
+                                  "'; the simulated requests name no model, so llm-d would index these blocks under a "
+                                  "model no request asks for: leave the engine's KV-event topic without a model name");
+    }
+    for (const auto& p : kvSubscribers_) p->AddTypedTask(message, endpoint);
+  }
+
   std::size_t pick(const RouteRequest& request, const std::vector<EndpointState>& endpoints) override {
     auto held = std::make_shared<fwksched::InferenceRequest>();
     fwksched::InferenceRequest& req = *held;
@@ -268,6 +296,7 @@ class ConfiguredRouter final : public Router {
   std::vector<std::function<void(fwksched::InferenceRequest*, const std::vector<fwksched::EndpointPtr>&)>> produce_;
   std::vector<std::shared_ptr<approximateprefix::dataProducer>> prefixProducers_;
   std::vector<std::shared_ptr<requestcontrol::PreRequestPlugin>> preRequest_;
+  std::vector<std::shared_ptr<preciseprefixcache::Producer>> kvSubscribers_;  // in plugin-name order, distinct
   std::vector<std::shared_ptr<requestcontrol::ResponseBodyProcessor>> responseBody_;
   std::vector<std::shared_ptr<inflightload::InFlightLoadProducer>> endpointExtractors_;
   std::map<std::string, fwksched::EndpointPtr> persistent_;                          // by endpoint name

@@ -7,10 +7,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "contracts/engine/kv_events.h"
 #include "router/kvcache/kvblock/extra_keys.h"
 
 namespace blis::router::kvevents {
@@ -104,6 +107,13 @@ class EngineAdapter {
   virtual ParsedMessage ParseMessage(const RawMessage& msg) const = 0;
   // ShardingKey: the key messages are ordered by.
   virtual std::string ShardingKey(const RawMessage& msg) const = 0;
+  // Original to BLIS: ParseMessage on an engine's typed message (INTERFACES.md: inside a run KV events pass
+  // without re-encoding): the same pod, model and events ParseMessage returns on the bytes the engine's codec
+  // makes of it; throws std::runtime_error with upstream's error text where ParseMessage would. An adapter that
+  // reads no typed messages throws std::runtime_error naming the topic.
+  virtual ParsedMessage ParseTyped(const engine::KvEventMessage& msg) const {
+    throw std::runtime_error("this engine adapter reads no typed KV-event messages (topic '" + msg.topic + "')");
+  }
 };
 
 }  // namespace blis::router::kvevents

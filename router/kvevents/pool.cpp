@@ -114,6 +114,19 @@ void Pool::processRawMessage(const RawMessage& msg) {
   processEventBatch(parsed.batch, podID, parsed.modelName);
 }
 
+// Original to BLIS: see pool.h (processRawMessage's steps after the reset branch, on the typed message).
+void Pool::AddTypedTask(const engine::KvEventMessage& msg, const std::string& sourceEndpoint) {
+  ParsedMessage parsed;
+  try {
+    parsed = adapter_->ParseTyped(msg);
+  } catch (const std::exception&) {
+    return;  // as processRawMessage: upstream logs "Failed to parse message"
+  }
+  std::string podID = parsed.podID;
+  if (!sourceEndpoint.empty()) podID = sourceEndpoint;
+  processEventBatch(parsed.batch, podID, parsed.modelName);
+}
+
 // pkg/kvevents/pool.go@71f4f099 Pool.clearPod
 void Pool::clearPod(const std::string& podIdentifier) {
   try {

@@ -72,6 +72,10 @@ class Pool {
   // pkg/kvevents/pool.go@71f4f099 Pool.AddTask: upstream queues the message on the shard of its source
   // endpoint (or sharding key); here it is processed at once.
   void AddTask(const RawMessage& task) { processRawMessage(task); }
+  // Original to BLIS: AddTask on an engine's typed message (INTERFACES.md: inside a run KV events pass without
+  // re-encoding): processRawMessage with the adapter's ParseTyped in place of ParseMessage; sourceEndpoint,
+  // when not empty, is the pod the events are indexed under. A message the adapter cannot parse is skipped.
+  void AddTypedTask(const engine::KvEventMessage& msg, const std::string& sourceEndpoint);
   // pkg/kvevents/pool.go@71f4f099 Pool.resetForSource
   void resetForSource(const std::string& topic, const std::string& sourceEndpoint);
   // pkg/kvevents/pool.go@71f4f099 Pool.processRawMessage

@@ -144,6 +144,39 @@ class ProductionRun(unittest.TestCase):
             self.assertTrue(any(w["code"] == "router-configuration" and "router.flags.v" in w["message"]
                                 for w in result["warnings"]), result["warnings"])
 
+    def test_the_precise_prefix_scorer_reads_the_engines_kv_events(self):
+        """Issue 8: vLLM instances publishing KV events (--kv-events-config) feed llm-d's precise prefix-cache
+        scorer through the simulator; with the events disabled the scorer sees no cache and the shared prefixes
+        are found less often. The same run is the same bytes."""
+        path = os.path.join(ROOT, "tests", "router", "scenarios", "precise-prefix.yaml")
+
+        def hit_ratio(text_or_path, tmp=None):
+            target = text_or_path if tmp is None else self.scenario(tmp, text_or_path)
+            out = run(BLIS, "run", "--replications", "1", target)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            figures = [f for f in json.loads(out.stdout)["metrics"]
+                       if f["metric"] == "prefix_cache.hit_ratio" and f["scope"]["level"] == "cluster"]
+            return figures[0]["value"], out.stdout
+
+        on, first = hit_ratio(path)
+        _, again = hit_ratio(path)
+        self.assertEqual(first, again)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            off, _ = hit_ratio(text.replace("enable_kv_cache_events: true", "enable_kv_cache_events: false"), tmp)
+        self.assertGreater(on, off + 0.05, (on, off))
+
+    def test_a_kv_event_topic_naming_a_model_is_refused(self):
+        """SIM-9 pair: the precise scorer's model key comes from the topic; the simulated requests name no model,
+        so a topic naming one is refused with the reason (the scenario's own topic, naming none, runs above)."""
+        with open(os.path.join(ROOT, "tests", "router", "scenarios", "precise-prefix.yaml"), encoding="utf-8") as f:
+            text = f.read().replace('topic: "kv@serve@"', 'topic: "kv@serve@llama"')
+        with tempfile.TemporaryDirectory() as tmp:
+            out = run(BLIS, "run", "--replications", "1", self.scenario(tmp, text))
+            self.assertEqual(out.returncode, 1)
+            self.assertIn("names the model 'llama'", out.stderr)
+
     def test_a_vllm_argument_vllm_does_not_know_is_refused_by_name(self):
         with tempfile.TemporaryDirectory() as tmp:
             with open(self.VLLM, encoding="utf-8") as f:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: Copyright contributors to the vLLM project
 // Changed for BLIS: a C++ port of the configuration fields the port reads, from vllm/config/scheduler.py,
-// vllm/config/cache.py, vllm/config/model.py, vllm/config/parallel.py and vllm/config/vllm.py@6e448d0e
+// vllm/config/cache.py, vllm/config/model.py, vllm/config/parallel.py, vllm/config/kv_events.py and vllm/config/vllm.py@6e448d0e
 // (SchedulerConfig, CacheConfig, ModelConfig, ParallelConfig, VllmConfig): their defaults, their
 // validators and the VllmConfig properties the scheduler reads. Fields the port does not model are not
 // here: engine/arg_utils.cpp refuses them by their upstream names.
@@ -69,6 +69,19 @@ struct ParallelConfig {
   std::int64_t world_size() const { return tensor_parallel_size * pipeline_parallel_size; }
 };
 
+// vllm/config/kv_events.py@6e448d0e KVEventsConfig, after __post_init__ (publisher defaults to "zmq" when
+// events are enabled, else "null").
+struct KVEventsConfig {
+  bool enable_kv_cache_events = false;
+  std::string publisher;
+  std::string endpoint = "tcp://*:5557";
+  std::optional<std::string> replay_endpoint;
+  std::int64_t buffer_steps = 10'000;
+  std::int64_t hwm = 100'000;
+  std::int64_t max_queue_size = 100'000;
+  std::string topic;
+};
+
 // vllm.py@6e448d0e VllmConfig, with the environment variables the port reads.
 struct VllmConfig {
   ModelConfig model_config;
@@ -78,7 +91,7 @@ struct VllmConfig {
   std::optional<std::vector<std::int64_t>> cudagraph_capture_sizes;
   std::optional<std::int64_t> max_cudagraph_capture_size;
   std::optional<std::string> python_hash_seed;  // PYTHONHASHSEED, as kv_cache_utils.py init_none_hash reads it
-  std::optional<std::string> kv_events_endpoint;
+  std::optional<KVEventsConfig> kv_events_config;  // --kv-events-config
 
   // vllm.py@6e448d0e VllmConfig.use_v2_model_runner (CUDA, Triton present, no override): a dense
   // model runs the V2 runner; a MoE model the V1 runner unless its architecture is on the pin's default

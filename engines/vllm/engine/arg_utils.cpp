@@ -4,6 +4,8 @@
 // _get_and_verify_max_len; see arg_utils.h.
 #include "engine/arg_utils.h"
 
+#include "contracts/doc/parse.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -76,13 +78,64 @@ std::vector<std::int64_t> int_list(const std::string& key, const doc::Node& v) {
 // by name so a user never believes they took effect (X1). engines/vllm/fields.json lists every field with
 // its status; these are its not-modelled arguments users most often set.
 constexpr std::string_view kNotModelled[] = {
-    "speculative-config", "kv-transfer-config", "kv-events-config", "enable-lora", "max-loras",
+    "speculative-config", "kv-transfer-config", "enable-lora", "max-loras",
     "quantization", "cpu-offload-gb", "kv-offloading-size", "kv-offloading-backend", "enable-expert-parallel",
     "decode-context-parallel-size", "prefill-context-parallel-size", "kv-cache-memory-bytes",
     "scheduler-cls", "disable-hybrid-kv-cache-manager", "mamba-cache-mode", "prefix-match-unit",
     "compilation-config", "stream-interval", "prefill-schedule-interval", "enable-dbo",
     "distributed-executor-backend", "max-num-partial-prefills", "max-long-partial-prefills",
 };
+
+// vllm/config/kv_events.py@6e448d0e KVEventsConfig as `--kv-events-config` reads it: a JSON object (the CLI's
+// string) or, in a deployment file, the same object as a mapping; unknown fields are refused as the config
+// dataclass refuses them, and __post_init__ resolves the publisher. The transport settings (endpoint,
+// replay_endpoint, buffer_steps, hwm, max_queue_size) change nothing the simulator models -- the simulator is
+// the socket and never drops a batch -- and are refused away from their defaults (engines/vllm/fields.json).
+KVEventsConfig kv_events_config(const doc::Node& v) {
+  const std::string key = "kv-events-config";
+  const doc::Node* obj = &v;
+  doc::Parsed parsed;
+  if (v.is_scalar()) {
+    doc::Diagnostics d(key);
+    parsed = doc::parse(v.scalar, doc::Syntax::Json, d);
+    if (!d.ok() || parsed.documents.size() != 1) refuse("argument --" + key + ": '" + v.scalar + "' is not a JSON object: " + d.str());
+    obj = &parsed.documents.front();
+  }
+  if (!obj->is_map()) refuse("argument --" + key + " takes a JSON object, not a " + doc::kind_name(*obj));
+  KVEventsConfig c;
+  std::optional<std::string> publisher;
+  for (const auto& e : obj->entries) {
+    const std::string& f = e.first.scalar;
+    const std::string name = key + "." + f;
+    const doc::Node& x = e.second;
+    if (f == "enable_kv_cache_events") c.enable_kv_cache_events = as_bool(name, x);
+    else if (f == "publisher") publisher = one_of(name, x, {"null", "zmq"});
+    else if (f == "topic") c.topic = scalar_of(name, x);
+    else if (f == "endpoint") c.endpoint = scalar_of(name, x);
+    else if (f == "replay_endpoint") c.replay_endpoint = x.is_null() ? std::nullopt : std::optional(scalar_of(name, x));
+    else if (f == "buffer_steps") c.buffer_steps = as_int(name, x);
+    else if (f == "hwm") c.hwm = as_int(name, x);
+    else if (f == "max_queue_size") c.max_queue_size = as_int(name, x);
+    else refuse(name + ": Unexpected keyword argument (KVEventsConfig takes enable_kv_cache_events, publisher, endpoint, "
+                "replay_endpoint, buffer_steps, hwm, max_queue_size, topic)");
+  }
+  const KVEventsConfig defaults;
+  auto transport = [&](const std::string& f, bool is_default, const std::string& value, const std::string& dflt) {
+    if (!is_default) {
+      refuse(key + "." + f + " = " + value + " is not modelled by this port (engines/vllm/fields.json lists its status): "
+             "the simulator delivers every KV-event batch to the router itself; leave it at its default " + dflt + " to simulate");
+    }
+  };
+  transport("endpoint", c.endpoint == defaults.endpoint, "'" + c.endpoint + "'", "'" + defaults.endpoint + "'");
+  transport("replay_endpoint", !c.replay_endpoint, "'" + c.replay_endpoint.value_or("") + "'", "null");
+  transport("buffer_steps", c.buffer_steps == defaults.buffer_steps, std::to_string(c.buffer_steps), std::to_string(defaults.buffer_steps));
+  transport("hwm", c.hwm == defaults.hwm, std::to_string(c.hwm), std::to_string(defaults.hwm));
+  transport("max_queue_size", c.max_queue_size == defaults.max_queue_size, std::to_string(c.max_queue_size),
+            std::to_string(defaults.max_queue_size));
+  // kv_events.py@6e448d0e KVEventsConfig.__post_init__
+  c.publisher = publisher.value_or(c.enable_kv_cache_events ? "zmq" : "null");
+  return c;
+}
 
 }  // namespace
 
@@ -131,6 +184,7 @@ EngineArgs parse_engine_args(const doc::Node* args, const std::map<std::string, 
       } else if (key == "cudagraph-capture-sizes") a.cudagraph_capture_sizes = int_list(key, v);
       else if (key == "max-cudagraph-capture-size") a.max_cudagraph_capture_size = at_least(key, as_int(key, v), 1);
       else if (key == "performance-mode") a.performance_mode = one_of(key, v, {"balanced", "interactivity", "throughput"});
+      else if (key == "kv-events-config") a.kv_events_config = kv_events_config(v);
       else if (std::find(std::begin(kNotModelled), std::end(kNotModelled), key) != std::end(kNotModelled)) {
         refuse("argument --" + key + " is not modelled by this port (engines/vllm/fields.json lists its status); remove it to simulate");
       } else {
@@ -257,6 +311,7 @@ VllmConfig create_engine_config(const EngineArgs& a, const ModelFacts& model, co
   c.cudagraph_capture_sizes = a.cudagraph_capture_sizes;
   c.max_cudagraph_capture_size = a.max_cudagraph_capture_size;
   c.python_hash_seed = a.python_hash_seed;
+  c.kv_events_config = a.kv_events_config;
   return c;
 }
 

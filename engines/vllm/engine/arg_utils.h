@@ -59,6 +59,7 @@ struct EngineArgs {
   std::optional<std::vector<std::int64_t>> cudagraph_capture_sizes;
   std::optional<std::int64_t> max_cudagraph_capture_size;
   std::optional<std::string> performance_mode;
+  std::optional<KVEventsConfig> kv_events_config;
   // Environment variables the port reads.
   std::optional<std::string> python_hash_seed;        // PYTHONHASHSEED
   bool allow_long_max_model_len = false;               // VLLM_ALLOW_LONG_MAX_MODEL_LEN

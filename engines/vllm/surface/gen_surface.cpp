@@ -33,6 +33,7 @@ constexpr const char* kTestFiles[] = {
     "tests/v1/core/test_kv_cache_utils.py",
     "tests/v1/core/test_single_type_kv_cache_manager.py",
     "tests/v1/core/test_async_scheduler.py",
+    "tests/distributed/test_events.py",
 };
 
 struct Upstream {

@@ -206,4 +206,10 @@ kvevents::ParsedMessage SGLangAdapter::ParseMessage(const kvevents::RawMessage& 
   return out;
 }
 
+// Original to BLIS: see sglang_adapter.h.
+kvevents::ParsedMessage SGLangAdapter::ParseTyped(const engine::KvEventMessage& msg) const {
+  throw std::runtime_error("a typed KV-event message (topic '" + msg.topic +
+                           "') has no SGLang encoding: no engine of the simulator publishes SGLang's events yet");
+}
+
 }  // namespace blis::router::engineadapter

@@ -28,6 +28,10 @@ class SGLangAdapter final : public kvevents::EngineAdapter {
   kvevents::ParsedMessage ParseMessage(const kvevents::RawMessage& msg) const override;
   // pkg/kvevents/engineadapter/common.go@71f4f099 decodeEvent with the SGLang converters
   kvevents::GenericEvent decodeEvent(std::string_view rawEventBytes) const;
+  // Original to BLIS: no engine of the simulator publishes SGLang's events yet (the SGLang port is to come), so
+  // a typed message has no SGLang encoding to read: throws std::runtime_error saying so (the host refuses a
+  // precise-prefix producer of engine type "sglang" before the run).
+  kvevents::ParsedMessage ParseTyped(const engine::KvEventMessage& msg) const override;
 };
 
 }  // namespace blis::router::engineadapter

@@ -4,6 +4,8 @@
 #include "router/kvevents/engineadapter/vllm_adapter.h"
 
 #include <stdexcept>
+#include <type_traits>
+#include <variant>
 
 #include "router/kvevents/engineadapter/common.h"
 #include "router/kvevents/engineadapter/msgpack.h"
@@ -97,6 +99,56 @@ kvevents::GenericEvent convertBlockRemovedEvent(const std::vector<Any>& fields) 
   }
   return ev;
 }
+
+// pkg/kvevents/engineadapter/vllm_adapter.go@71f4f099 VLLMAdapter.decodeVLLMEvent (its tag dispatch, after the
+// payload is decoded into fields)
+kvevents::GenericEvent decodeVLLMFields(const std::vector<Any>& fields) {
+  if (fields.empty()) throw err("malformed tagged union: no tag");
+  if (fields[0].kind != Any::Kind::String) throw err(std::string("event tag is not a string: ") + GoTypeName(fields[0]));
+  const std::string& tag = fields[0].s;
+  if (tag == eventTagBlockStored) return convertBlockStoredEvent(fields);
+  if (tag == eventTagBlockRemoved) return convertBlockRemovedEvent(fields);
+  if (tag == eventTagAllBlocksCleared) return kvevents::AllBlocksClearedEvent{};
+  throw err("unknown vLLM event tag: " + tag);
+}
+
+// Original to BLIS: a non-negative integer as its minimal msgpack encoding decodes (positive fixint: int8;
+// then uint8, uint16, uint32, uint64).
+Any wireUint(std::uint64_t x) {
+  if (x < 0x80) return Any::I64(static_cast<std::int64_t>(x), Any::Kind::Int8);
+  if (x < 0x100) return Any::U64(x, Any::Kind::Uint8);
+  if (x < 0x10000) return Any::U64(x, Any::Kind::Uint16);
+  if (x <= 0xffffffffULL) return Any::U64(x, Any::Kind::Uint32);
+  return Any::U64(x, Any::Kind::Uint64);
+}
+
+// Original to BLIS: any integer as its minimal msgpack encoding decodes (negative fixint and int8: int8; then
+// int16, int32, int64).
+Any wireInt(std::int64_t x) {
+  if (x >= 0) return wireUint(static_cast<std::uint64_t>(x));
+  if (x >= -128) return Any::I64(x, Any::Kind::Int8);
+  if (x >= -32768) return Any::I64(x, Any::Kind::Int16);
+  if (x >= -2147483648LL) return Any::I64(x, Any::Kind::Int32);
+  return Any::I64(x, Any::Kind::Int64);
+}
+
+// Original to BLIS: a block hash as encoded (bytes as bin, an integer as an unsigned integer).
+Any wireHash(const engine::KvBlockHash& h) {
+  if (const auto* b = std::get_if<std::string>(&h)) return Any::Bin(*b);
+  return wireUint(std::get<std::uint64_t>(h));
+}
+
+// Original to BLIS: a helper of wireFields (a list of block hashes as encoded).
+Any wireHashes(const std::vector<engine::KvBlockHash>& hs) {
+  std::vector<Any> out;
+  out.reserve(hs.size());
+  for (const auto& h : hs) out.push_back(wireHash(h));
+  return Any::Arr(std::move(out));
+}
+// Original to BLIS: a helper of wireFields (an optional string: nil when absent).
+Any wireOptStr(const std::optional<std::string>& s) { return s ? Any::Str(*s) : Any::Nil(); }
+// Original to BLIS: a helper of wireFields (an optional integer: nil when absent).
+Any wireOptInt(const std::optional<std::int64_t>& x) { return x ? wireInt(*x) : Any::Nil(); }
 }  // namespace
 
 // pkg/kvevents/engineadapter/vllm_adapter.go@71f4f099 toInt
@@ -155,13 +207,7 @@ kvevents::GenericEvent VLLMAdapter::decodeVLLMEvent(std::string_view rawEventByt
   } else {
     throw err(std::string("event is neither an array nor a map: ") + GoTypeName(decoded));
   }
-  if (fields.empty()) throw err("malformed tagged union: no tag");
-  if (fields[0].kind != Any::Kind::String) throw err(std::string("event tag is not a string: ") + GoTypeName(fields[0]));
-  const std::string& tag = fields[0].s;
-  if (tag == eventTagBlockStored) return convertBlockStoredEvent(fields);
-  if (tag == eventTagBlockRemoved) return convertBlockRemovedEvent(fields);
-  if (tag == eventTagAllBlocksCleared) return kvevents::AllBlocksClearedEvent{};
-  throw err("unknown vLLM event tag: " + tag);
+  return decodeVLLMFields(fields);
 }
 
 // pkg/kvevents/engineadapter/vllm_adapter.go@71f4f099 VLLMAdapter.ParseMessage
@@ -174,6 +220,64 @@ kvevents::ParsedMessage VLLMAdapter::ParseMessage(const kvevents::RawMessage& ms
   for (std::string_view raw : vllmBatch.Events)
     out.batch.Events.push_back(wrap("failed to decode vLLM event", [&] { return decodeVLLMEvent(raw); }));
   out.batch.Timestamp = vllmBatch.TS;
+  out.podID = podID;
+  out.modelName = modelName;
+  return out;
+}
+
+}  // namespace blis::router::engineadapter
+
+namespace blis::router::engineadapter {
+
+// Original to BLIS: see vllm_adapter.h.
+std::vector<Any> wireFields(const engine::KvEvent& event) {
+  if (const auto* e = std::get_if<engine::KvBlockStored>(&event)) {
+    std::vector<Any> tokens;
+    tokens.reserve(e->token_ids.size());
+    for (std::int32_t t : e->token_ids) tokens.push_back(wireInt(t));
+    Any extra = Any::Nil();
+    if (e->extra_keys) {
+      std::vector<Any> blocks;
+      for (const auto& keys : *e->extra_keys) {
+        if (!keys) {
+          blocks.push_back(Any::Nil());
+          continue;
+        }
+        std::vector<Any> ks;
+        for (const auto& k : *keys) ks.push_back(Any::Str(k));
+        blocks.push_back(Any::Arr(std::move(ks)));
+      }
+      extra = Any::Arr(std::move(blocks));
+    }
+    return {Any::Str(eventTagBlockStored),
+            wireHashes(e->block_hashes),
+            e->parent_block_hash ? wireHash(*e->parent_block_hash) : Any::Nil(),
+            Any::Arr(std::move(tokens)),
+            wireInt(e->block_size),
+            wireOptInt(e->lora_id),
+            wireOptStr(e->medium),
+            wireOptStr(e->lora_name),
+            std::move(extra),
+            wireOptInt(e->group_idx),
+            wireOptStr(e->kv_cache_spec_kind),
+            wireOptInt(e->kv_cache_spec_sliding_window)};
+  }
+  if (const auto* e = std::get_if<engine::KvBlockRemoved>(&event)) {
+    return {Any::Str(eventTagBlockRemoved), wireHashes(e->block_hashes), wireOptStr(e->medium), wireOptInt(e->group_idx)};
+  }
+  return {Any::Str(eventTagAllBlocksCleared)};
+}
+
+// Original to BLIS: see vllm_adapter.h. As ParseMessage: the topic's pod and model, and every event, whose
+// failure fails the message ("failed to decode vLLM event: ...").
+kvevents::ParsedMessage VLLMAdapter::ParseTyped(const engine::KvEventMessage& msg) const {
+  auto [podID, modelName] = parseTopic(msg.topic);
+  kvevents::ParsedMessage out;
+  out.batch.Events.reserve(msg.events.size());
+  for (const auto& e : msg.events) {
+    out.batch.Events.push_back(wrap("failed to decode vLLM event", [&] { return decodeVLLMFields(wireFields(e)); }));
+  }
+  out.batch.Timestamp = msg.ts;
   out.podID = podID;
   out.modelName = modelName;
   return out;

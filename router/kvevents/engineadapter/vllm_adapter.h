@@ -24,7 +24,15 @@ class VLLMAdapter final : public kvevents::EngineAdapter {
   kvevents::ParsedMessage ParseMessage(const kvevents::RawMessage& msg) const override;
   // pkg/kvevents/engineadapter/vllm_adapter.go@71f4f099 VLLMAdapter.decodeVLLMEvent
   kvevents::GenericEvent decodeVLLMEvent(std::string_view rawEventBytes) const;
+  // Original to BLIS: ParseMessage's pod, model and events from a typed message, each event decoded from the
+  // values its array-like msgpack encoding holds (wireFields) by decodeVLLMEvent's own conversion.
+  kvevents::ParsedMessage ParseTyped(const engine::KvEventMessage& msg) const override;
 };
+
+// Original to BLIS: the values vLLM's array-like, tagged msgpack encoding of `event` decodes to (tag first, then
+// upstream's field order), each integer in the kind its minimal msgpack encoding decodes to, as
+// vmihailenco/msgpack decodes the engine's bytes.
+std::vector<kvblock::Any> wireFields(const engine::KvEvent& event);
 
 // pkg/kvevents/engineadapter/vllm_adapter.go@71f4f099 mapEventToFields
 std::vector<kvblock::Any> mapEventToFields(const kvblock::Any& ev);

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "contracts/engine/kv_events.h"
+
 #include "contracts/engine/plan.h"
 #include "contracts/engine/request.h"
 
@@ -56,6 +58,9 @@ struct StepOutcome {
   std::vector<EmittedTokens> emitted;    // in batch order
   std::vector<Finished> finished;        // in batch order
   std::vector<std::string> preempted;    // requests the step's scheduling preempted, in order
+  // KV-event messages the engine published as it processed the step's output, in publication order (empty
+  // unless the engine's configuration turns its event publisher on).
+  std::vector<KvEventMessage> kv_events;
 };
 
 // One sample of an engine's metrics endpoint as it serves it: the metric family's name, the sample's labels

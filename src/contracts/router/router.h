@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "contracts/engine/kv_events.h"
 #include "contracts/engine/scheduling.h"
 
 namespace blis::router {
@@ -50,6 +51,9 @@ class Router {
   // on its first output, `end_of_stream` when it ends (finished, refused, aborted or dropped; both at once
   // when it ends before any output). Request-control plugins that track in-flight work release it here.
   virtual void response(const std::string& id, bool start_of_stream, bool end_of_stream) = 0;
+  // An engine's KV-event message (design §6.4), as a subscriber to that engine's publisher receives it; `endpoint`
+  // names the publishing endpoint as EndpointState::name does. In each engine's publication order.
+  virtual void kv_events(const std::string& endpoint, const engine::KvEventMessage& message) = 0;
 };
 
 }  // namespace blis::router

@@ -117,6 +117,13 @@ void EngineComponent::complete_front(SimTime) {
   record.started = step.start;
   record.first_scheduled = step.first_scheduled;
   record.outcome = engine_.complete(step.id);
+  // The KV-event messages the step's output published go to the router on their own channel, stamped with
+  // the publisher's clock (the simulated time at the step's end, in seconds).
+  for (auto& m : record.outcome.kv_events) {
+    m.ts = static_cast<double>(step.end.us) / 1e6;
+    pending_.push_back(Outgoing{router_, MessageClass::kKvEvents, KvEvents{endpoint_, std::move(m)}});
+  }
+  record.outcome.kv_events.clear();
   ++steps_completed_;
   for (const auto& f : record.outcome.finished) admitted_.erase(f.request);
   pending_.push_back(Outgoing{router_, MessageClass::kStepRecord, std::move(record)});

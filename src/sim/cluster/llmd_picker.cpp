@@ -27,6 +27,11 @@ void LlmdPicker::response(SimTime now, const std::string& id, bool start_of_stre
   router_->response(id, start_of_stream, end_of_stream);
 }
 
+void LlmdPicker::kv_events(SimTime now, const EndpointView& endpoint, const engine::KvEventMessage& message) {
+  runtime_->advance(now);
+  router_->kv_events(endpoint.pool + "/" + std::to_string(endpoint.instance), message);
+}
+
 std::size_t LlmdPicker::pick(SimTime now, const engine::Request& request, const std::vector<EndpointView>& endpoints) {
   runtime_->advance(now);
   router::RouteRequest r;

@@ -19,6 +19,8 @@ class LlmdPicker final : public Picker {
   std::string_view name() const override { return "llm-d"; }
   std::size_t pick(SimTime now, const engine::Request& request, const std::vector<EndpointView>& endpoints) override;
   void response(SimTime now, const std::string& id, bool start_of_stream, bool end_of_stream) override;
+  // Hands the message to llm-d's KV-event subscribers under the endpoint's pod identity ("<pool>/<instance>").
+  void kv_events(SimTime now, const EndpointView& endpoint, const engine::KvEventMessage& message) override;
   // llm-d's --refresh-metrics-interval (router.flags; its default, 50ms, otherwise).
   std::optional<SimTime> scrape_interval() const override { return scrape_interval_; }
   // The loader's and the flags' warnings (deprecated plugin types, flags accepted without effect).

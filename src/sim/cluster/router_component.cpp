@@ -31,6 +31,11 @@ void RouterComponent::take(SimTime now, const Bag& bag) {
         v.published = p->published;
         v.sequence = p->sequence;
       }
+    } else if (const auto* k = std::get_if<KvEvents>(&m.payload)) {
+      if (k->endpoint < 0 || static_cast<std::size_t>(k->endpoint) >= view_.size()) {
+        throw SimulationError("router: KV events from endpoint " + std::to_string(k->endpoint) + ", which it does not have");
+      }
+      picker_.kv_events(now, view_[static_cast<std::size_t>(k->endpoint)], k->message);
     } else if (const auto* r = std::get_if<NewRequest>(&m.payload)) {
       if (observation_trace_) {
         for (std::size_t k = 0; k < view_.size(); ++k) {

@@ -2,7 +2,7 @@
 // once (a zero time advance) by dispatching each to the endpoint its picker chooses. Responses (each
 // engine's step records and refusals) stream back through it to the clients, as through llm-d's gateway. It learns about the
 // engines only from the publications its scrape lines deliver, keyed on (time, publication sequence)
-// (DEV-4); it never reads an engine's state. Aborts are forwarded to the engine the request went to.
+// (DEV-4), and from the KV-event messages the engines send it; it never reads an engine's state. Aborts are forwarded to the engine the request went to.
 // The picker is the router's decision code: the llm-d port (router/) plugs in here; tests plug in the
 // conformance pickers.
 #pragma once
@@ -44,6 +44,11 @@ class Picker {
   // output). A picker that keeps no per-request state ignores it.
   virtual void response(SimTime now, const std::string& id, bool start_of_stream, bool end_of_stream) {
     (void)now, (void)id, (void)start_of_stream, (void)end_of_stream;
+  }
+  // An engine's KV-event message, delivered at `now` (the end of the step whose output published it) from
+  // `endpoint`; in each engine's publication order. A picker that reads no KV events ignores it.
+  virtual void kv_events(SimTime now, const EndpointView& endpoint, const engine::KvEventMessage& message) {
+    (void)now, (void)endpoint, (void)message;
   }
   // How often the router reads each engine's metrics, when the router's own configuration says (llm-d's
   // --refresh-metrics-interval); nothing: the run's default.

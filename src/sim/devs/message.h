@@ -27,10 +27,11 @@ enum class MessageClass : std::uint8_t {
   kStepRecord = 1,     // an engine's token record of a step that ended
   kRefusal = 2,        // an engine refused a request at admission
   kPublication = 3,    // an engine's published metrics, as delivered
-  kTransferStart = 4,  // a component puts a transfer on a link
-  kAbort = 5,          // a client gave up on a request
-  kDispatch = 6,       // the router sends a request to an engine
-  kNewRequest = 7,     // a client sends a request
+  kKvEvents = 4,       // an engine's KV-event message
+  kTransferStart = 5,  // a component puts a transfer on a link
+  kAbort = 6,          // a client gave up on a request
+  kDispatch = 7,       // the router sends a request to an engine
+  kNewRequest = 8,     // a client sends a request
 };
 
 struct ClassPosition {
@@ -39,7 +40,7 @@ struct ClassPosition {
   std::string_view reason;
 };
 
-inline constexpr std::array<ClassPosition, 8> kClassOrder{{
+inline constexpr std::array<ClassPosition, 9> kClassOrder{{
     {MessageClass::kTransferDone, "transfer-done",
      "a finished transfer frees its link share and delivers its KV before anything else at the instant reads "
      "either: outputs of work that ended come before new work"},
@@ -50,6 +51,9 @@ inline constexpr std::array<ClassPosition, 8> kClassOrder{{
      "a refusal ends a request like a record does, and is ordered beside it"},
     {MessageClass::kPublication, "publication",
      "the router applies the freshest delivered metrics before it decides where a same-instant request goes"},
+    {MessageClass::kKvEvents, "kv-events",
+     "the router indexes an engine's KV events before it decides where a same-instant request goes, as it "
+     "applies metrics"},
     {MessageClass::kTransferStart, "transfer-start",
      "a link takes every transfer starting at the instant before it computes the shares they run at"},
     {MessageClass::kAbort, "abort",
@@ -110,6 +114,13 @@ struct Publication {
   engine::Published values;
 };
 
+// An engine's KV-event message (design §6.4), delivered to the router at the end of the step whose output
+// published it; in each engine's publication order (its sequence numbers).
+struct KvEvents {
+  std::int64_t endpoint = 0;  // the router's index of the publishing instance
+  engine::KvEventMessage message;
+};
+
 // A transfer put on a link (SIM-13): `bytes` to move, and who is told when it is done.
 struct TransferStart {
   std::string transfer;  // unique among the link's transfers
@@ -123,7 +134,8 @@ struct TransferDone {
   std::int64_t bytes = 0;
 };
 
-using Payload = std::variant<NewRequest, Dispatch, Abort, StepRecord, Refusal, Publication, TransferStart, TransferDone>;
+using Payload =
+    std::variant<NewRequest, Dispatch, Abort, StepRecord, Refusal, Publication, KvEvents, TransferStart, TransferDone>;
 
 struct Message {
   MessageKey key;

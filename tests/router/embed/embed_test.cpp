@@ -151,19 +151,67 @@ TEST(RouterEmbed, AConfigurationWithAPdHandlerIsRefusedTheDataParallelOneRuns) {
   EXPECT_NO_THROW(embed::New(dp, {}, rt));
 }
 
-// The precise prefix-cache scorer is ported and audited, but no engine feeds it KV events inside a run yet, so
-// a configuration holding it is refused by name; the approximate prefix-cache scorer in its place runs.
-TEST(RouterEmbed, APreciseScorerIsRefusedUntilEnginesFeedItTheApproximateOneRuns) {
-  TestRuntime rt(10);
-  const std::string head = "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: ";
-  try {
-    embed::New(head + "precise-prefix-cache-scorer\n", {}, rt);
-    FAIL() << "the precise prefix-cache scorer was accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("(type: 'precise-prefix-cache-scorer'): the simulator does not yet deliver"),
-              std::string::npos) << e.what();
+// The precise prefix-cache scorer reads the engines' KV events, which the host hands to its producer
+// (Router::kv_events, as the simulator delivers each engine's messages): after endpoint p/1 publishes that it stores
+// the prompt's first two blocks, the scorer sends the request there; before, nothing tells the endpoints apart.
+engine::KvEventMessage stored(const std::string& topic, std::uint64_t seq, std::int32_t first, std::size_t blocks,
+                              std::uint64_t hash0) {
+  engine::KvEventMessage m;
+  m.topic = topic;
+  m.sequence = seq;
+  engine::KvBlockStored s;
+  for (std::size_t b = 0; b < blocks; ++b) s.block_hashes.emplace_back(std::in_place_index<1>, hash0 + b);
+  for (std::size_t i = 0; i < blocks * 16; ++i) s.token_ids.push_back(first + static_cast<std::int32_t>(i));
+  s.block_size = 16;
+  s.medium = "GPU";
+  m.events.push_back(s);
+  return m;
+}
+
+const std::string kPrecise =
+    "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: precise-prefix-cache-scorer\n"
+    "- type: max-score-picker\nschedulingProfiles:\n- name: default\n  plugins:\n  - pluginRef: precise-prefix-cache-scorer\n"
+    "  - pluginRef: max-score-picker\n";
+
+TEST(RouterEmbed, APreciseScorerRoutesToTheEndpointWhoseKvEventsHoldThePrefix) {
+  for (const std::string holder : {"p/0", "p/1", "p/2"}) {
+    SCOPED_TRACE(holder);
+    TestRuntime rt(12);
+    auto r = embed::New(kPrecise, {}, rt);
+    const std::vector<EndpointState> eps{endpoint("p/0", 0, 0), endpoint("p/1", 0, 0), endpoint("p/2", 0, 0)};
+    r->kv_events(holder, stored("kv@" + holder + "@", 0, 5000, 2, std::uint64_t{1} << 40));
+    // Another endpoint's unrelated blocks change nothing.
+    r->kv_events(holder == "p/0" ? "p/2" : "p/0", stored("", 0, 9000, 2, std::uint64_t{1} << 41));
+    const std::size_t want = static_cast<std::size_t>(holder.back() - '0');
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(r->pick(request("r" + std::to_string(k), 5000, 40), eps), want);
   }
-  EXPECT_NO_THROW(embed::New(head + "prefix-cache-scorer\n", {}, rt));
+}
+
+// The simulator's engines that publish KV events are vLLM's: a producer decoding SGLang's is refused before the
+// run (its closest accepted twin names vllm); a topic naming a model is refused at its first message, since the
+// simulated requests name none and the blocks would be indexed under a model no request asks for.
+TEST(RouterEmbed, APreciseProducerOfAnotherEngineTypeOrAModelTopicIsRefused) {
+  TestRuntime rt(13);
+  const std::string head = "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n"
+                           "- type: precise-prefix-cache-scorer\n  parameters:\n    kvEventsConfig:\n      engineType: ";
+  try {
+    embed::New(head + "sglang\n", {}, rt);
+    FAIL() << "an sglang producer was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("kvEventsConfig.engineType 'sglang'"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(embed::New(head + "vllm\n", {}, rt));
+  auto r = embed::New(kPrecise, {}, rt);
+  try {
+    r->kv_events("p/0", stored("kv@p0@meta-llama/Llama-3.1-8B", 0, 1, 1, std::uint64_t{1} << 40));
+    FAIL() << "a topic naming a model was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("names the model 'meta-llama/Llama-3.1-8B'"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(r->kv_events("p/0", stored("kv@p0@", 0, 1, 1, std::uint64_t{1} << 40)));
+  // A router with no precise producer ignores KV events.
+  auto plain = embed::New(std::nullopt, {}, rt);
+  EXPECT_NO_THROW(plain->kv_events("p/0", stored("kv@p0@m", 0, 1, 1, std::uint64_t{1} << 40)));
 }
 
 TEST(RouterEmbed, AnUnknownFlagIsRefusedByNameAnObservationFlagWarns) {

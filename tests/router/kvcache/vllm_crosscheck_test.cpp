@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed/kv_events_bridge.h"
 #include "distributed/kv_events_codec.h"
 #include "router/kvcache/indexer.h"
 #include "router/kvcache/kvblock/in_memory.h"
@@ -182,4 +183,121 @@ TEST(VLLMCrossCheck, PoolFedFromEngineBytesDrivesTheScorer) {
   pool.AddTask(toRaw(vl::publish_frames("kv@pod-b@m", 1, clr, 0)));
   scores = indexer->ScoreTokens(promptU, "m", {}, std::nullopt);
   EXPECT_EQ(scores->count("pod-b"), 0U);
+}
+
+namespace {
+// Every field of two decoded events, as the Pool reads them.
+void expectSameEvent(const ke::GenericEvent& a, const ke::GenericEvent& b) {
+  ASSERT_EQ(a.index(), b.index());
+  if (const auto* x = std::get_if<ke::BlockStoredEvent>(&a)) {
+    const auto& y = std::get<ke::BlockStoredEvent>(b);
+    EXPECT_EQ(x->BlockHashes, y.BlockHashes);
+    EXPECT_EQ(x->Tokens, y.Tokens);
+    EXPECT_EQ(x->ParentHash, y.ParentHash);
+    EXPECT_EQ(x->BlockSize, y.BlockSize);
+    EXPECT_EQ(x->DeviceTier, y.DeviceTier);
+    EXPECT_EQ(x->LoraID, y.LoraID);
+    EXPECT_EQ(x->LoraName, y.LoraName);
+    ASSERT_EQ(x->ExtraKeys.has_value(), y.ExtraKeys.has_value());
+    if (x->ExtraKeys) {
+      ASSERT_EQ(x->ExtraKeys->size(), y.ExtraKeys->size());
+      for (std::size_t i = 0; i < x->ExtraKeys->size(); ++i) {
+        const auto& kx = (*x->ExtraKeys)[i];
+        const auto& ky = (*y.ExtraKeys)[i];
+        ASSERT_EQ(kx.has_value(), ky.has_value());
+        if (!kx) continue;
+        ASSERT_EQ(kx->size(), ky->size());
+        for (std::size_t j = 0; j < kx->size(); ++j) {
+          EXPECT_EQ((*kx)[j].kind, (*ky)[j].kind);
+          EXPECT_EQ((*kx)[j].s, (*ky)[j].s);
+        }
+      }
+    }
+    EXPECT_EQ(x->GroupIdx, y.GroupIdx);
+    EXPECT_EQ(x->KVCacheSpecKind, y.KVCacheSpecKind);
+    EXPECT_EQ(x->KVCacheSpecSlidingWindowSize, y.KVCacheSpecSlidingWindowSize);
+  } else if (const auto* x = std::get_if<ke::BlockRemovedEvent>(&a)) {
+    const auto& y = std::get<ke::BlockRemovedEvent>(b);
+    EXPECT_EQ(x->BlockHashes, y.BlockHashes);
+    EXPECT_EQ(x->DeviceTier, y.DeviceTier);
+    EXPECT_EQ(x->GroupIdx, y.GroupIdx);
+  }
+}
+
+// The outcome of ParseMessage on the codec's bytes and of ParseTyped on the same batch as the engine contract's
+// typed message: the same pod, model, timestamp and events, or both refused with the same text.
+void expectTypedMatchesBytes(const std::string& topic, const vl::KVEventBatch& batch) {
+  const auto frames = vl::publish_frames(topic, 5, batch, 0);
+  std::optional<ke::ParsedMessage> bytes, typed;
+  std::string bytesErr, typedErr;
+  try {
+    bytes = ea::VLLMAdapter().ParseMessage(toRaw(frames));
+  } catch (const std::runtime_error& e) {
+    bytesErr = e.what();
+  }
+  vl::KVEventBatch withRank = batch;
+  withRank.data_parallel_rank = 0;  // as publish_frames fills it
+  try {
+    typed = ea::VLLMAdapter().ParseTyped(vl::to_contract(topic, 5, withRank));
+  } catch (const std::runtime_error& e) {
+    typedErr = e.what();
+  }
+  ASSERT_EQ(bytes.has_value(), typed.has_value()) << "bytes: " << bytesErr << " typed: " << typedErr;
+  if (!bytes) {
+    // ParseMessage wraps the event's error in the batch's; the event's own text is the same.
+    EXPECT_NE(bytesErr.find(typedErr), std::string::npos) << "bytes: " << bytesErr << " typed: " << typedErr;
+    return;
+  }
+  EXPECT_EQ(bytes->podID, typed->podID);
+  EXPECT_EQ(bytes->modelName, typed->modelName);
+  EXPECT_EQ(bytes->batch.Timestamp, typed->batch.Timestamp);
+  ASSERT_EQ(bytes->batch.Events.size(), typed->batch.Events.size());
+  for (std::size_t i = 0; i < bytes->batch.Events.size(); ++i) expectSameEvent(bytes->batch.Events[i], typed->batch.Events[i]);
+}
+}  // namespace
+
+// Inside a run KV events pass typed (INTERFACES.md): the adapter's typed path reads every field as it reads the
+// codec's bytes -- int and bytes hashes, the HMA fields, extra keys with a block of none, lora, every event kind.
+TEST(VLLMCrossCheck, TypedMessageDecodesAsTheCodecBytesDo) {
+  std::string digest(32, '\0');
+  for (int i = 0; i < 32; ++i) digest[static_cast<std::size_t>(i)] = static_cast<char>(0x10 + i);
+  vl::KVEventBatch batch;
+  batch.ts = 12.5;
+  batch.events.push_back(storedOf({0x9E3779B97F4A7C15ULL, digest}, std::nullopt, tokens32(0, 32), vl::MEDIUM_GPU));
+  vl::BlockStored hma = storedOf({0xC2B2AE3D27D4EB4FULL}, vl::ExternalBlockHash{digest}, tokens32(200, 16), vl::MEDIUM_CPU);
+  hma.lora_id = 3;
+  hma.lora_name = "adapter-b";
+  hma.extra_keys = std::vector<vl::BlockExtraKeys>{std::nullopt, std::vector<std::string>{"adapter-b"}};
+  hma.group_idx = 2;
+  hma.kv_cache_spec_kind = "sliding_window";
+  hma.kv_cache_spec_sliding_window = 4096;
+  batch.events.push_back(hma);
+  vl::BlockRemoved removed;
+  removed.block_hashes = {0x165667B19E3779F9ULL};
+  removed.medium = vl::MEDIUM_GPU;
+  batch.events.push_back(removed);
+  batch.events.push_back(vl::AllBlocksCleared{});
+  expectTypedMatchesBytes("kv@10.0.0.7:8000@", batch);
+  expectTypedMatchesBytes("", batch);
+  expectTypedMatchesBytes("kv@pod@meta-llama/Llama-3.1-8B", batch);
+}
+
+// The wire's own refusals hold on the typed path too: a hash below 2^32 travels as a uint32, which upstream's
+// getHashAsUint64 refuses; one at 2^32 is a uint64 and read.
+TEST(VLLMCrossCheck, TypedMessageRefusesWhatTheBytesRefuse) {
+  for (const std::uint64_t h : {std::uint64_t{5}, std::uint64_t{200}, std::uint64_t{40000}, std::uint64_t{4000000000ULL},
+                                std::uint64_t{1} << 32}) {
+    vl::KVEventBatch batch;
+    vl::BlockRemoved removed;
+    removed.block_hashes = {h};
+    batch.events.push_back(removed);
+    SCOPED_TRACE(h);
+    expectTypedMatchesBytes("kv@pod@", batch);
+  }
+  EXPECT_THROW(ea::VLLMAdapter().ParseTyped([] {
+                 blis::engine::KvEventMessage m;
+                 m.events.push_back(blis::engine::KvBlockRemoved{{blis::engine::KvBlockHash{std::uint64_t{7}}}, {}, {}});
+                 return m;
+               }()),
+               std::runtime_error);
 }

@@ -176,6 +176,39 @@ TEST(VllmResolutionRefusal, NotModelledValues) {
   EXPECT_EQ(refusal({{"pipeline-parallel-size", "1"}}), "");
 }
 
+// vllm/config/kv_events.py@6e448d0e KVEventsConfig as --kv-events-config reads it (a JSON object): the publisher
+// resolves as __post_init__ resolves it; unknown fields and publishers are refused beside their accepted twins, and
+// the transport settings are refused away from their defaults.
+TEST(VllmResolution, KvEventsConfig) {
+  EXPECT_FALSE(resolve({}).kv_events_config);
+  const VllmConfig on = resolve({{"kv-events-config", R"({"enable_kv_cache_events": true, "topic": "kv@p@"})"}});
+  ASSERT_TRUE(on.kv_events_config);
+  EXPECT_TRUE(on.kv_events_config->enable_kv_cache_events);
+  EXPECT_EQ(on.kv_events_config->publisher, "zmq");
+  EXPECT_EQ(on.kv_events_config->topic, "kv@p@");
+  EXPECT_EQ(resolve({{"kv-events-config", R"({"enable_kv_cache_events": false})"}}).kv_events_config->publisher, "null");
+  EXPECT_EQ(resolve({{"kv-events-config", R"({"enable_kv_cache_events": true, "publisher": "null"})"}}).kv_events_config->publisher,
+            "null");
+  EXPECT_EQ(resolve({{"kv-events-config", R"({"enable_kv_cache_events": true, "endpoint": "tcp://*:5557", "hwm": 100000})"}})
+                .kv_events_config->endpoint,
+            "tcp://*:5557");
+}
+
+TEST(VllmResolutionRefusal, KvEventsConfig) {
+  EXPECT_NE(refusal({{"kv-events-config", R"({"enable_kv_cache_event": true})"}})
+                .find("kv-events-config.enable_kv_cache_event: Unexpected keyword argument"),
+            std::string::npos);
+  EXPECT_NE(refusal({{"kv-events-config", R"({"enable_kv_cache_events": true, "publisher": "kafka"})"}}).find("invalid choice: 'kafka'"),
+            std::string::npos);
+  EXPECT_EQ(refusal({{"kv-events-config", R"({"enable_kv_cache_events": true, "publisher": "zmq"})"}}), "");
+  EXPECT_NE(refusal({{"kv-events-config", R"({"enable_kv_cache_events": true, "endpoint": "tcp://epp:5557"})"}})
+                .find("kv-events-config.endpoint = 'tcp://epp:5557' is not modelled by this port"),
+            std::string::npos);
+  EXPECT_NE(refusal({{"kv-events-config", R"({"hwm": 10})"}}).find("kv-events-config.hwm = 10 is not modelled"), std::string::npos);
+  EXPECT_NE(refusal({{"kv-events-config", "enable_kv_cache_events=true"}}).find("is not a JSON object"), std::string::npos);
+  EXPECT_NE(refusal({{"kv-events-config", "[1]"}}).find("takes a JSON object, not a"), std::string::npos);
+}
+
 TEST(VllmResolutionRefusal, HeadsNotDivisibleByTensorParallel) {
   const ModelFacts heads40{"m", 4096, 40, false};
   EXPECT_NE(refusal({{"tensor-parallel-size", "3"}}, kH100, heads40).find("Total number of attention heads (40) must be divisible by tensor parallel size (3)."), std::string::npos);

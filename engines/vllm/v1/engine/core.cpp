@@ -11,6 +11,7 @@
 #include "contracts/sha256.h"
 #include "engine/arg_utils.h"
 #include "stop_check.h"
+#include "distributed/kv_events_bridge.h"
 #include "v1/core/kv_cache_utils.h"
 #include "v1/core/kv_cache_utils_config.h"
 #include "v1/core/kv_cache_utils_hashing.h"
@@ -239,6 +240,10 @@ engine::StepOutcome EngineCore::complete(std::uint64_t step) {
   const SchedulerStats stats = scheduler_->make_stats();
   prefix_cache_queries_ += stats.prefix_cache_queries;
   prefix_cache_hits_ += stats.prefix_cache_hits;
+  // The KV-event batches update_from_output published (ZmqEventPublisher's socket is the simulator).
+  for (const auto& [seq, batch] : scheduler_->take_sent_kv_events()) {
+    outcome.kv_events.push_back(to_contract(scheduler_->kv_events_topic(), seq, batch));
+  }
   return outcome;
 }
 

@@ -34,9 +34,12 @@ Scheduler::Scheduler(const VllmConfig& vllm_config, const KVCacheConfig& kv_cach
       kv_cache_config_, max_model_len_, /*scheduler_block_size=*/block_size_, /*hash_block_size=*/hash_block_size_,
       /*max_in_flight_tokens=*/vllm_config_.max_in_flight_tokens(),
       /*enable_caching=*/cache_config_.enable_prefix_caching, /*use_eagle=*/false, /*log_stats=*/log_stats_,
-      /*enable_kv_cache_events=*/vllm_config_.kv_events_endpoint.has_value(),
+      /*enable_kv_cache_events=*/vllm_config_.kv_events_config && vllm_config_.kv_events_config->enable_kv_cache_events,
       /*dcp_world_size=*/vllm_config_.parallel_config.decode_context_parallel_size, /*pcp_world_size=*/1,
       /*watermark=*/scheduler_config_.watermark);
+  // scheduler.py@6e448d0e Scheduler.__init__: EventPublisherFactory.create(kv_events_config, data_parallel_index);
+  // each data-parallel rank of this port is its own instance, of index 0.
+  kv_event_publisher_ = create_event_publisher(vllm_config_.kv_events_config, 0);
   use_pp_ = vllm_config_.parallel_config.pipeline_parallel_size > 1;
   use_v2_model_runner_ = vllm_config_.use_v2_model_runner();
 }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "config/vllm_config.h"
+#include "distributed/kv_event_publisher.h"
 #include "v1/core/kv_cache_manager.h"
 #include "v1/core/sched/output.h"
 #include "v1/core/sched/request_queue.h"
@@ -76,6 +77,11 @@ class Scheduler {
   // scheduler.py@6e448d0e Scheduler.make_stats (prefix-cache counts drained since the last call).
   SchedulerStats make_stats();
 
+  // The KV-event batches the publisher sent since the last call, with their sequence numbers, and its topic
+  // (the engine core hands them to the simulator, which stands for the publisher's socket).
+  std::vector<std::pair<std::uint64_t, KVEventBatch>> take_sent_kv_events() { return kv_event_publisher_->take_sent(); }
+  const std::string& kv_events_topic() const { return kv_event_publisher_->topic(); }
+
   const Request* request(const std::string& id) const;
   const std::vector<Request*>& running() const { return running_; }
   const RequestQueue& waiting() const { return *waiting_; }
@@ -123,6 +129,7 @@ class Scheduler {
   std::set<std::string> prev_step_scheduled_req_ids_;
   std::set<Request*> inflight_prefills_;
   std::unique_ptr<KVCacheManager> kv_cache_manager_;
+  std::unique_ptr<EventPublisher> kv_event_publisher_;
   std::vector<std::unique_ptr<Request>> retired_;  // freed requests, kept alive until the next call
 
  protected:

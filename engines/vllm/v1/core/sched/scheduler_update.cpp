@@ -73,6 +73,12 @@ std::vector<EngineCoreOutput> Scheduler::update_from_output(const SchedulerOutpu
     waiting_->remove_requests(stopped_preempted_reqs);
     skipped_waiting_->remove_requests(stopped_preempted_reqs);
   }
+
+  // Collect the KV cache events from the KV cache manager (no connector is ported) and publish them. The
+  // batch's ts is time.time() upstream; the port has no clock, and the simulator stamps the message it
+  // delivers with the step's end.
+  std::vector<KVCacheEvent> events = kv_cache_manager_->take_events();
+  if (!events.empty()) kv_event_publisher_->publish(KVEventBatch{0.0, std::move(events), std::nullopt});
   return outputs;
 }
 

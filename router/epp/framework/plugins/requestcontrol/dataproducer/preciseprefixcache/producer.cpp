@@ -142,6 +142,11 @@ void Producer::AddTask(const std::string& topic, std::uint64_t sequence, const s
   pool->AddTask(msg);
 }
 
+// Original to BLIS: see producer.h.
+void Producer::AddTypedTask(const engine::KvEventMessage& message, const std::string& podIdentifier) {
+  pool->AddTypedTask(message, podIdentifier);
+}
+
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.go@71f4f099 Producer.Produce
 std::optional<fwksched::GoError> Producer::Produce(fwksched::InferenceRequest* request,
                                                    const std::vector<fwksched::EndpointPtr>& endpoints) {

@@ -3,8 +3,8 @@
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.go@71f4f099
 // (PluginType, PluginConfig, Producer, PluginFactory, New, Produce, produceFromBlockKeys, Produces, Consumes) and
 // prerequest.go@71f4f099 (speculative indexing, PreRequest). Tokens only: the request's TokenizedPrompt (from the
-// token producer) is hashed; no tokenizer. The KV events arrive through AddTask, which the host calls with each
-// engine message (the port of zmqSubscriber.addTask), instead of ZMQ subscribers: kvEventsConfig.zmqEndpoint
+// token producer) is hashed; no tokenizer. The KV events arrive through AddTask (each engine message as bytes, the
+// port of zmqSubscriber.addTask) or, in a run, AddTypedTask (the engine's typed message), instead of ZMQ subscribers: kvEventsConfig.zmqEndpoint
 // (the local subscriber) is refused by name, and extractor.go (per-pod subscribers installed on endpoint
 // events) is not ported. The speculative entries' TTL runs on the router Runtime's simulated clock (ttlcache's
 // timer: expired entries are evicted before each Produce and PreRequest). Not ported: DumpState (a debug JSON
@@ -112,7 +112,7 @@ class Producer final : public requestcontrol::DataProducer, public requestcontro
                                               fwksched::SchedulingResult* schedulingResult) override;
 
   // pkg/kvevents/zmq_subscriber.go@71f4f099 zmqSubscriber.addTask (with pkg/kvevents/pool.go@71f4f099 Pool.AddTask)
-  // THE HOST'S ENTRY POINT for KV events: one engine KV-event message, as a ZMQ subscriber would receive it --
+  // The entry point for KV events as bytes: one engine KV-event message, as a ZMQ subscriber would receive it --
   // topic (vLLM: "kv@<anything>@<model name>"; the model name keys the block hashes and must equal the
   // requests' TargetModel), sequence, payload (the msgpack EventBatch bytes) -- and the pod identifier
   // (upstream's subscriber sourceEndpoint) under which the events are indexed: endpointPodIdentifier of the
@@ -120,6 +120,11 @@ class Producer final : public requestcontrol::DataProducer, public requestcontro
   // at once; call it in each engine's publication order. Malformed payloads are skipped (upstream logs them).
   void AddTask(const std::string& topic, std::uint64_t sequence, const std::string& payload,
                const std::string& podIdentifier);
+
+  // Original to BLIS: AddTask on an engine's typed KV-event message, as the simulator delivers it (INTERFACES.md:
+  // inside a run the typed messages pass without re-encoding): the pool's adapter reads the message as it
+  // would the bytes the engine's codec makes of it, and indexes the events under podIdentifier.
+  void AddTypedTask(const engine::KvEventMessage& message, const std::string& podIdentifier);
 
   // Original to BLIS: ttlcache's expiry timer, run on the simulated clock (see speculativeCache).
   void evictExpiredSpeculative();
