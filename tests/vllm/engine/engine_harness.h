@@ -90,6 +90,7 @@ struct Record {
   std::map<std::string, std::int64_t> emitted;       // tokens per request
   std::map<std::string, std::string> finished;       // finish reason per request
   std::vector<std::string> preempted;
+  std::vector<engine::KvEventMessage> kv_events;     // every KV-event message the steps published, in order
   std::int64_t most_in_flight = 0;
 };
 
@@ -106,11 +107,12 @@ inline Record drain(EngineCore& e, Record rec = {}) {
     }
     rec.most_in_flight = std::max<std::int64_t>(rec.most_in_flight, static_cast<std::int64_t>(in_flight.size()));
     if (in_flight.empty()) return rec;
-    const engine::StepOutcome out = e.complete(in_flight.front());
+    engine::StepOutcome out = e.complete(in_flight.front());
     in_flight.pop_front();
     for (const auto& t : out.emitted) rec.emitted[t.request] += t.tokens;
     for (const auto& f : out.finished) rec.finished[f.request] = f.reason;
     rec.preempted.insert(rec.preempted.end(), out.preempted.begin(), out.preempted.end());
+    for (auto& m : out.kv_events) rec.kv_events.push_back(std::move(m));
   }
   throw std::runtime_error("drain: the engine did not go idle");
 }

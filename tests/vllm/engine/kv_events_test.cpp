@@ -11,23 +11,8 @@
 namespace blis::vllm::test {
 namespace {
 
-// Runs the engine to idle and returns every KV-event message its steps published, in order.
-std::vector<engine::KvEventMessage> published_events(EngineCore& e) {
-  std::vector<engine::KvEventMessage> out;
-  std::deque<std::uint64_t> in_flight;
-  for (int guard = 0; guard < 100000; ++guard) {
-    while (static_cast<std::int64_t>(in_flight.size()) < e.in_flight_depth()) {
-      auto step = e.schedule();
-      if (!step) break;
-      in_flight.push_back(step->id);
-    }
-    if (in_flight.empty()) return out;
-    engine::StepOutcome o = e.complete(in_flight.front());
-    in_flight.pop_front();
-    for (auto& m : o.kv_events) out.push_back(std::move(m));
-  }
-  throw std::runtime_error("published_events: the engine did not go idle");
-}
+// Every KV-event message the engine's steps publish until it is idle, in order (the harness's drain).
+std::vector<engine::KvEventMessage> published_events(EngineCore& e) { return drain(e).kv_events; }
 
 TEST(VllmKvEvents, EachStepPublishesTheBlocksItCached) {
   auto e = make_engine({{"kv-events-config", R"({"enable_kv_cache_events": true, "topic": "kv@pod-a@"})"}});
