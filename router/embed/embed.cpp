@@ -118,7 +118,9 @@ class ConfiguredRouter final : public Router {
     // any requestcontrol::DataProducer's.
     for (const auto& p : runner::OrderedDataProducers(handle_)) {
       if (auto t = std::dynamic_pointer_cast<tokenizer::Plugin>(p)) {
-        produce_.push_back([t](fwksched::InferenceRequest* req, const std::vector<fwksched::EndpointPtr>&) { t->Produce(req); });
+        produce_.push_back([t](fwksched::InferenceRequest* req, const std::vector<fwksched::EndpointPtr>&) {
+          if (auto err = t->Produce(req)) throw std::runtime_error("router: " + t->TypedName().String() + ": " + *err);
+        });
       } else if (auto a = std::dynamic_pointer_cast<approximateprefix::dataProducer>(p)) {
         prefixProducers_.push_back(a);
         produce_.push_back([a](fwksched::InferenceRequest* req, const std::vector<fwksched::EndpointPtr>& c) { a->Produce(req, c); });

@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "router/epp/framework/interface/plugin/decode.h"
+#include "router/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/backend.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/estimate.h"
 
 namespace blis::router::tokenizer {
@@ -25,10 +26,27 @@ bool nonEmpty(const nlohmann::json& v, const std::string& goType) {
 }  // namespace
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin.Produce
-void Plugin::Produce(fwksched::InferenceRequest* request) const {
+std::optional<std::string> Plugin::Produce(fwksched::InferenceRequest* request) const {
+  if (request->Body == nullptr) {
+    return "request body is nil";
+  }
+  if (request->Body->TokenizedPrompt) {
+    // A parser may pre-populate tokens without a salt; cache-salt isolation still applies on the skip path.
+    if (request->Body->TokenizedPrompt->CacheSalt.empty()) {
+      request->Body->TokenizedPrompt->CacheSalt = CacheSaltFromBody(*request->Body);
+    }
+    return std::nullopt;
+  }
   auto produced = estimateBackend().produce(*request->Body);
-  if (!produced.Value) throw std::runtime_error("token-producer: " + produced.Err.value_or("no tokens"));
+  if (produced.Err) {
+    return produced.Err;
+  }
+  if (!produced.Value || produced.Value->TokenCount() == 0) {
+    return std::nullopt;
+  }
+  produced.Value->CacheSalt = CacheSaltFromBody(*request->Body);
   request->Body->TokenizedPrompt = std::move(*produced.Value);
+  return std::nullopt;
 }
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 PluginFactory

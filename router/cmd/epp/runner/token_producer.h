@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
@@ -31,9 +32,10 @@ class Plugin final : public fwkplugin::Plugin {
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin.Produces
   const fwkplugin::DataKey& ProducedKey() const { return dk_; }
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin.Produce
-  // Writes the request body's TokenizedPrompt; throws std::runtime_error("token-producer: <error>") when the
-  // backend cannot estimate the body (upstream logs and leaves the prompt untokenized).
-  void Produce(fwksched::InferenceRequest* request) const;
+  // Writes the request body's TokenizedPrompt with the body's cache salt. A body that already holds one is
+  // left as it is (only its empty cache salt is filled in); a result of no tokens is not stored. Returns
+  // Go's error text ("request body is nil", or the backend's), std::nullopt on success.
+  std::optional<std::string> Produce(fwksched::InferenceRequest* request) const;
 
  private:
   fwkplugin::TypedName typedName_;
