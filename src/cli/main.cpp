@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/compare_cmd.h"
 #include "cli/data_cmd.h"
 #include "cli/fields_cmd.h"
 #include "cli/invariants_cmd.h"
@@ -29,6 +30,8 @@ constexpr std::string_view kUsage =
     "  run [data flags] [--replications N] [--threads N] [--out DIR] SCENARIO\n"
     "                                                       simulate a scenario; its Result as JSON\n"
     "  replay [options of run] SCENARIO TRACE               rerun a scenario on a trace a run exported\n"
+    "  compare [options of run] BASELINE CANDIDATE          two scenarios on common random numbers, metric by\n"
+    "                                                       metric: better, worse or not distinguished\n"
     "  metrics [--json]                                     the metric registry\n"
     "  score --points FILE [--limit N] [--filter S] [--json] measured vLLM points against their simulations\n"
     "  fields vllm [--json]                                 an engine's field list and statuses (VLM-3)\n"
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
   if (cmd == "price-diff") return blis::cli::price_diff_main(args);
   if (cmd == "run") return blis::cli::run_main(args, blis::cli::production_runtime());
   if (cmd == "replay") return blis::cli::run_main(args, blis::cli::production_runtime(), true);
+  if (cmd == "compare") return blis::cli::compare_main(args, blis::cli::production_runtime());
   if (cmd == "metrics") return blis::cli::metrics_main(args);
   if (cmd == "score") return blis::cli::score_main(args);
   if (cmd == "fields") return blis::cli::fields_main(args);

@@ -1,4 +1,4 @@
-// blis-conformance-run [replay]: `blis run` (or `blis replay`) with the conformance runtime, for the byte gate (SIM-4) and the
+// blis-conformance-run [replay | compare]: `blis run` (or `blis replay`, `blis compare`) with the conformance runtime, for the byte gate (SIM-4) and the
 // simulator's record checks. The same command code as `blis run` (src/cli/run_cmd.cpp); only the plugged-in
 // parts differ: the reference engine and the known-bad engines (tests/conformance/), the conformance
 // pickers, and the conformance Environment, which prices every step at
@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/compare_cmd.h"
 #include "cli/run_cmd.h"
 #include "contracts/sha256.h"
 #include "doubles.h"
@@ -48,6 +49,10 @@ blis::cli::Runtime conformance_runtime() {
 
 int main(int argc, char** argv) {
   std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "compare") {
+    args.erase(args.begin());
+    return blis::cli::compare_main(args, conformance_runtime());
+  }
   if (!args.empty() && args[0] == "replay") {
     args.erase(args.begin());
     return blis::cli::run_main(args, conformance_runtime(), true);
