@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2025 The Kubernetes Authors.
 // Changed for BLIS: GoogleTest transcriptions of pkg/epp/framework/interface/plugin/datakey_test.go@71f4f099,
-// typedname_test.go@71f4f099 and plugin_state_test.go@71f4f099 (the tests of the ported storage only).
+// typedname_test.go@71f4f099, plugin_state_test.go@71f4f099 (the tests of the ported storage only) and
+// plugins_test.go@71f4f099 (the ConsumerPlugin/ProducerPlugin contracts; Go's nil map is an empty map).
 #include <gtest/gtest.h>
 
 #include <any>
@@ -11,6 +12,7 @@
 
 #include "router/epp/framework/interface/plugin/datakey.h"
 #include "router/epp/framework/interface/plugin/plugin_state.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/typedname.h"
 
 namespace blis::router::fwkplugin {
@@ -130,6 +132,76 @@ TEST(PluginStateTest, DeleteKey) {
   const std::any* val2 = state.Read(requestID, key2);
   ASSERT_NE(val2, nullptr);
   EXPECT_EQ("val2", std::any_cast<pluginTestDataPtr>(*val2)->value);
+}
+
+// basePlugin, consumerImpl and producerImpl of plugins_test.go@71f4f099.
+class basePlugin : public virtual Plugin {
+ public:
+  explicit basePlugin(fwkplugin::TypedName name) : name_(std::move(name)) {}
+  fwkplugin::TypedName TypedName() const override { return name_; }
+
+ private:
+  fwkplugin::TypedName name_;
+};
+class consumerImpl final : public basePlugin, public ConsumerPlugin {
+ public:
+  consumerImpl(fwkplugin::TypedName name, DataKeyTypes consumes)
+      : basePlugin(std::move(name)), consumes_(std::move(consumes)) {}
+  DataDependencies Consumes() const override { return {consumes_, {}}; }
+
+ private:
+  DataKeyTypes consumes_;
+};
+class producerImpl final : public basePlugin, public ProducerPlugin {
+ public:
+  producerImpl(fwkplugin::TypedName name, DataKeyTypes produces)
+      : basePlugin(std::move(name)), produces_(std::move(produces)) {}
+  DataKeyTypes Produces() const override { return produces_; }
+
+ private:
+  DataKeyTypes produces_;
+};
+
+// pkg/epp/framework/interface/plugin/plugins_test.go@71f4f099 TestConsumerPlugin_Contract
+TEST(PluginsTest, ConsumerPlugin_Contract) {
+  const DataKey key = NewDataKey("metric.queue", "scraper");
+  auto c = std::make_shared<consumerImpl>(fwkplugin::TypedName{"filter", "queue-filter"}, DataKeyTypes{{key, 0}});
+
+  std::shared_ptr<Plugin> p = c;
+  std::shared_ptr<ConsumerPlugin> cp = c;
+  ASSERT_NE(p, nullptr);
+
+  const auto got = cp->Consumes();
+  EXPECT_EQ(got.Required.size(), 1u);
+  EXPECT_TRUE(got.Required.count(key));
+  EXPECT_EQ("queue-filter/filter", cp->TypedName().String());
+}
+
+// pkg/epp/framework/interface/plugin/plugins_test.go@71f4f099 TestProducerPlugin_Contract
+TEST(PluginsTest, ProducerPlugin_Contract) {
+  const DataKey key = NewDataKey("metric.cache", "scraper");
+  auto pr = std::make_shared<producerImpl>(fwkplugin::TypedName{"scraper", "cache-scraper"}, DataKeyTypes{{key, 0.0}});
+
+  std::shared_ptr<Plugin> p = pr;
+  std::shared_ptr<ProducerPlugin> pp = pr;
+  ASSERT_NE(p, nullptr);
+
+  const auto got = pp->Produces();
+  EXPECT_EQ(got.size(), 1u);
+  EXPECT_TRUE(got.count(key));
+  EXPECT_EQ("cache-scraper/scraper", pp->TypedName().String());
+}
+
+// pkg/epp/framework/interface/plugin/plugins_test.go@71f4f099 TestConsumerPlugin_EmptyConsumes
+TEST(PluginsTest, ConsumerPlugin_EmptyConsumes) {
+  consumerImpl c(fwkplugin::TypedName{"filter", "noop"}, DataKeyTypes{});
+  EXPECT_TRUE(c.Consumes().Required.empty());  // Go: a nil map
+}
+
+// pkg/epp/framework/interface/plugin/plugins_test.go@71f4f099 TestProducerPlugin_EmptyProduces
+TEST(PluginsTest, ProducerPlugin_EmptyProduces) {
+  producerImpl p(fwkplugin::TypedName{"scraper", "noop"}, DataKeyTypes{});
+  EXPECT_TRUE(p.Produces().empty());
 }
 
 }  // namespace

@@ -2,13 +2,14 @@
 // Copyright 2026 The Kubernetes Authors.
 // Changed for BLIS: a C++ transcription of pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer_test.go@71f4f099
 // against router/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.h (single-threaded:
-// the concurrency, janitor and Consumes tests are not applicable; see the report).
+// the concurrency and janitor tests are not applicable; see the report).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "router/epp/framework/plugins/datalayer/attribute/concurrency/data_types.h"
 #include "router/epp/framework/plugins/datalayer/attribute/prefix/data_types.h"
+#include "router/cmd/epp/runner/token_producer.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.h"
 #include "tests/router/load/load_test_support.h"
 
@@ -71,8 +72,19 @@ Response chunk(bool start, bool end) {
   return r;
 }
 
-// pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer_test.go@71f4f099 TestInFlightLoadProducer_PrefixMatchInfoProducerName (the estimateRequestTokens
-// half; the Consumes half is not applicable: the data-layer DAG is not ported)
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer_test.go@71f4f099 TestInFlightLoadProducer_Consumes
+TEST(InFlightLoadProducer, Consumes) {
+  const auto deps = newTestProducer()->Consumes();
+  // TokenizedPrompt is required so the data-layer DAG auto-creates a token-producer and orders it ahead of this
+  // producer.
+  EXPECT_TRUE(deps.Required.count(tokenizer::TokenizedPromptDataKey()));
+  // PrefixCacheMatchInfo is optional; with no prefixMatchInfoProducerName set, it is the approximate
+  // producer's key.
+  EXPECT_TRUE(deps.Optional.count(attrprefix::PrefixCacheMatchInfoDataKey));
+  EXPECT_FALSE(deps.Required.count(attrprefix::PrefixCacheMatchInfoDataKey));
+}
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer_test.go@71f4f099 TestInFlightLoadProducer_PrefixMatchInfoProducerName
 TEST(InFlightLoadProducer, PrefixMatchInfoProducerName) {
   const std::string preciseName = "precise-prefix-cache-producer";
   loadtest::TestRuntime runtime;
@@ -82,6 +94,10 @@ TEST(InFlightLoadProducer, PrefixMatchInfoProducerName) {
       InFlightLoadProducerFactory("inflight-load-producer", &params, handle));
   ASSERT_NE(producer, nullptr);
   const auto preciseKey = attrprefix::PrefixCacheMatchInfoDataKey.WithNonEmptyProducerName(preciseName);
+
+  // The optional dependency points at the configured precise producer, not approx.
+  EXPECT_TRUE(producer->Consumes().Optional.count(preciseKey));
+  EXPECT_FALSE(producer->Consumes().Optional.count(attrprefix::PrefixCacheMatchInfoDataKey));
 
   auto hit = NewStub("ep-hit");
   hit->Put(preciseKey.String(), attrprefix::NewPrefixCacheMatchInfo(1, 2, 4));

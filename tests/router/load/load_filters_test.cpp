@@ -190,19 +190,22 @@ TEST(UtilizationFilter, FactoryDecodeErrors) {
   }
 }
 
-// pkg/epp/framework/plugins/scheduling/filter/utilization/filter_test.go@71f4f099 TestUtilizationFilter_Consumes (the Required keys)
+// pkg/epp/framework/plugins/scheduling/filter/utilization/filter_test.go@71f4f099 TestUtilizationFilter_Consumes
 TEST(UtilizationFilter, Consumes) {
   {
     SCOPED_TRACE("active-requests requires the in-flight load attribute");
     auto filter = util::NewUtilizationFilter(
         "", P({condCap(util::MetricWaitingQueue, 0), condCap(util::MetricActiveRequests, 1)}));
-    const auto consumes = filter->Consumes();
+    const auto consumes = filter->Consumes().Required;
     ASSERT_EQ(consumes.size(), 1u);
-    EXPECT_EQ(consumes[0], concurrency::InFlightLoadDataKey);
+    EXPECT_EQ(consumes.begin()->first, concurrency::InFlightLoadDataKey);
+    EXPECT_EQ(consumes.begin()->second.type(), typeid(concurrency::InFlightLoad));
   }
   for (const char* metric : {util::MetricRunningRequests, util::MetricWaitingQueue, util::MetricKVCacheUtilization}) {
     SCOPED_TRACE(metric);
-    EXPECT_TRUE(util::NewUtilizationFilter("", P({condCap(metric, 1)}))->Consumes().empty());
+    const auto consumes = util::NewUtilizationFilter("", P({condCap(metric, 1)}))->Consumes();
+    EXPECT_TRUE(consumes.Required.empty());
+    EXPECT_TRUE(consumes.Optional.empty());
   }
 }
 
@@ -317,11 +320,8 @@ TEST(PrefixCacheAffinityFilter, ExplorationProbability) {
 // pkg/epp/framework/plugins/scheduling/filter/prefixcacheaffinity/plugin_test.go@71f4f099 TestConsumes_ConditionalAttributes
 TEST(PrefixCacheAffinityFilter, ConsumesConditionalAttributes) {
   PcaFixture f;
-  auto has = [](const std::vector<fwkplugin::DataKey>& keys, const fwkplugin::DataKey& k) {
-    for (const auto& x : keys) {
-      if (x == k) return true;
-    }
-    return false;
+  auto has = [](const fwkplugin::DataDependencies& deps, const fwkplugin::DataKey& k) {
+    return deps.Required.count(k) > 0;
   };
   auto p = f.make(0, 0, 0, "", 0);
   EXPECT_FALSE(has(p->Consumes(), p->inFlightLoadDataKey));

@@ -151,9 +151,9 @@ TEST(ActiveRequestScorer, DeprecatedRequestTimeoutIgnored) {
 
 // pkg/epp/framework/plugins/scheduling/scorer/activerequest/active_request_test.go@71f4f099 TestActiveRequestScorer_Consumes (the Required keys)
 TEST(ActiveRequestScorer, Consumes) {
-  const auto consumes = activerequest::NewActiveRequest(nullptr)->Consumes();
+  const auto consumes = activerequest::NewActiveRequest(nullptr)->Consumes().Required;
   ASSERT_EQ(consumes.size(), 1u);
-  EXPECT_EQ(consumes[0], concurrency::InFlightLoadDataKey);
+  EXPECT_EQ(consumes.begin()->first, concurrency::InFlightLoadDataKey);
 }
 
 // pkg/epp/framework/plugins/scheduling/scorer/activerequest/active_request_test.go@71f4f099 TestActiveRequestScorer_TypedName

@@ -277,7 +277,7 @@ TEST(PrecisePrefixProducer, Produces_DeclaresPrefixCacheMatchInfo) {
   const fp::DataKey expected =
       fp::NewDataKey("PrefixCacheMatchInfoDataKey", "approx-prefix-cache-producer").WithNonEmptyProducerName("x");
   const auto produces = p.Produces();
-  EXPECT_NE(std::find(produces.begin(), produces.end(), expected), produces.end());
+  EXPECT_TRUE(produces.count(expected));
 }
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer_test.go@71f4f099 TestConsumes_DeclaresTokenizedPrompt
@@ -285,8 +285,8 @@ TEST(PrecisePrefixProducer, Consumes_DeclaresTokenizedPrompt) {
   pp::Producer p;
   p.typedName = fp::TypedName{pp::PluginType, "x"};
   const fp::DataKey expected = fp::NewDataKey("TokenizedPrompt", "token-producer");
-  const auto consumes = p.Consumes();
-  EXPECT_NE(std::find(consumes.begin(), consumes.end(), expected), consumes.end());
+  const auto consumes = p.Consumes().Required;
+  EXPECT_TRUE(consumes.count(expected));
 }
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer_test.go@71f4f099 TestNew_BlockSizeFlowsViaTokenProcessor

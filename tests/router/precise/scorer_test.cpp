@@ -79,9 +79,9 @@ TEST(PrecisePrefixScorer, PluginFactory_InnerScorerConsumesProducerKeys) {
   ASSERT_NE(p, nullptr);
   const auto produces = p->Produces();
   ASSERT_EQ(produces.size(), 1U);
-  const auto consumes = p->Consumes();
-  for (const auto& k : produces) {
-    EXPECT_NE(std::find(consumes.begin(), consumes.end(), k), consumes.end()) << "Consumes must include produced key " << k.String();
+  const auto consumes = p->Consumes().Required;
+  for (const auto& [k, zero] : produces) {
+    EXPECT_TRUE(consumes.count(k)) << "Consumes must include produced key " << k.String();
   }
 }
 

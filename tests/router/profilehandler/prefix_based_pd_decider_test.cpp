@@ -2,7 +2,7 @@
 // Copyright 2026 The llm-d Authors.
 // Changed for BLIS: a C++ port of
 // pkg/epp/framework/plugins/scheduling/profilehandler/disagg/prefix_based_pd_decider_test.go@71f4f099.
-// Not applicable: TestConsumes (Consumes and the data-layer DAG are not ported) and the factory's "invalid
+// Not applicable: the factory's "invalid
 // json" case (a JSON syntax error is raised by the config loader before any factory sees parameters).
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "router/epp/framework/plugins/scheduling/profilehandler/disagg/always_disagg_mm_decider.h"
+#include "router/epp/framework/plugins/scheduling/profilehandler/disagg/pd_profile_handler.h"
 #include "tests/router/profilehandler/disagg_test_support.h"
 
 namespace blis::router::disagg {
@@ -264,6 +265,18 @@ TEST(PrefixBasedPDDecider, TestDisaggregateWrongPrefixInfoType) {
   // the type check's.
   ep->Put(attrprefix::PrefixCacheMatchInfoDataKey.String(), attrprefix::NewPrefixCacheMatchInfo(0, 100, 1));
   EXPECT_TRUE(decider->disaggregate(makeRequestWithTokens(100).get(), ep));
+}
+
+// pkg/epp/framework/plugins/scheduling/profilehandler/disagg/prefix_based_pd_decider_test.go@71f4f099 TestConsumes
+TEST(PrefixBasedPDDecider, TestConsumes) {
+  auto decider = NewPrefixBasedPDDecider(PrefixBasedPDDeciderConfig{0, 0});
+  PdProfileHandlerParameters params;
+  params.PrefillProfile = "prefill";
+  params.DecodeProfile = "decode";
+  params.PrefixMatchInfoProducerName = "test";
+  auto handler = NewPdProfileHandler("test-handler", params, decider);
+  const auto consumed = handler->Consumes();
+  EXPECT_TRUE(consumed.Required.count(attrprefix::PrefixCacheMatchInfoDataKey.WithNonEmptyProducerName("test")));
 }
 
 // pkg/epp/framework/plugins/scheduling/profilehandler/disagg/prefix_based_pd_decider_test.go@71f4f099 TestWithName

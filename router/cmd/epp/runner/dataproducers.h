@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2025 The Kubernetes Authors.
-// Changed for BLIS: a C++ port of pkg/epp/datalayer/data_graph.go@71f4f099 CreateMissingDataProducers and
-// ValidateAndOrderDataDependencies (producers only) for the request data producers this port runs. The port's
-// plugins do not implement Go's ProducerPlugin/ConsumerPlugin interfaces, so Produces/Consumes read them by
-// type here (extend both when a producer or consumer is ported).
+// Changed for BLIS: the runner's use of pkg/epp/datalayer/data_graph.go@71f4f099 (cmd/epp/runner/runner.go@71f4f099
+// parseConfigurationPhaseTwo: CreateMissingDataProducers with the registry's maps, then
+// ValidateAndOrderDataDependencies and requestcontrol.Config.OrderDataProducerPlugins). The graph itself is
+// router/epp/datalayer/data_graph.h; plugins declare their data through fwkplugin::ProducerPlugin /
+// ConsumerPlugin.
 #pragma once
 
 #include <memory>
@@ -14,17 +15,15 @@
 
 namespace blis::router::runner {
 
-// The data keys (DataKey.String()) the plugin produces / requires; empty for plugins of neither kind.
-std::vector<std::string> Produces(const fwkplugin::Plugin& p);
-std::vector<std::string> Consumes(const fwkplugin::Plugin& p);
-
-// pkg/epp/datalayer/data_graph.go@71f4f099 CreateMissingDataProducers (throws std::invalid_argument with
-// upstream's text). Missing keys are visited in key order (Go: map order). Returns the names of the producers
-// it created, in creation order.
+// cmd/epp/runner/runner.go@71f4f099 parseConfigurationPhaseTwo (its datalayer.CreateMissingDataProducers call
+// with fwkplugin.DefaultProducerRegistry and fwkplugin.Registry). Throws std::invalid_argument with upstream's
+// text; returns the names of the producers it created, in creation order.
 std::vector<std::string> CreateMissingDataProducers(const fwkplugin::Registry& registry, fwkplugin::Handle& handle);
 
-// pkg/epp/datalayer/data_graph.go@71f4f099 ValidateAndOrderDataDependencies: the producers in an order where
-// each runs after the producers of the keys it consumes (ties in name order).
+// cmd/epp/runner/runner.go@71f4f099 parseConfigurationPhaseTwo (datalayer.ValidateAndOrderDataDependencies, then
+// OrderDataProducerPlugins): the data producers (ProducerPlugins producing at least one key) in an order where
+// each runs after the producers of the keys it consumes. Throws std::invalid_argument ("failed to load the
+// configuration - ...") where the graph is invalid. See the .cpp for how the order differs from Go's.
 std::vector<std::shared_ptr<fwkplugin::Plugin>> OrderedDataProducers(const fwkplugin::Handle& handle);
 
 }  // namespace blis::router::runner

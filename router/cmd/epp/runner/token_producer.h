@@ -12,6 +12,7 @@
 #include <string>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/scheduling/types.h"
 
@@ -24,13 +25,13 @@ inline constexpr const char* LegacyPluginType = "tokenizer";
 inline fwkplugin::DataKey TokenizedPromptDataKey() { return fwkplugin::NewDataKey("TokenizedPrompt", PluginType); }
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin (estimate backend)
-class Plugin final : public fwkplugin::Plugin {
+class Plugin final : public fwkplugin::ProducerPlugin {
  public:
   explicit Plugin(const std::string& name)
       : typedName_{PluginType, name}, dk_(TokenizedPromptDataKey().WithNonEmptyProducerName(name)) {}
   fwkplugin::TypedName TypedName() const override { return typedName_; }
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin.Produces
-  const fwkplugin::DataKey& ProducedKey() const { return dk_; }
+  fwkplugin::DataKeyTypes Produces() const override { return {{dk_, fwkrh::TokenizedPrompt{}}}; }
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 Plugin.Produce
   // Writes the request body's TokenizedPrompt with the body's cache salt. A body that already holds one is
   // left as it is (only its empty cache salt is filled in); a result of no tokens is not stored. Returns

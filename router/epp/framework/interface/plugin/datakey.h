@@ -3,6 +3,7 @@
 // Changed for BLIS: a C++ port of pkg/epp/framework/interface/plugin/datakey.go@71f4f099; all of it.
 #pragma once
 
+#include <compare>
 #include <string>
 
 namespace blis::router::fwkplugin {
@@ -25,6 +26,8 @@ class DataKey {
   std::string String() const { return dataType_ + "/" + producerName_; }
 
   bool operator==(const DataKey&) const = default;
+  // Original to BLIS: an order, so DataKey can key a std::map (Go's map keys need only equality).
+  auto operator<=>(const DataKey&) const = default;
 
  private:
   friend DataKey NewDataKey(const std::string& dataType, const std::string& defaultProducerName);

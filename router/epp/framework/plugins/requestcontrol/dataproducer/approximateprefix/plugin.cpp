@@ -11,6 +11,7 @@
 #include "router/epp/framework/plugins/datalayer/attribute/prefix/data_types.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/indexer.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/prefixhash/hashing.h"
+#include "router/cmd/epp/runner/token_producer.h"
 
 namespace blis::router::approximateprefix {
 namespace {
@@ -88,6 +89,14 @@ prefixIndexState dataProducer::snapshotState() const {
   });
   if (state.Pods.size() > static_cast<std::size_t>(maxDebugDumpPods)) state.Pods.resize(maxDebugDumpPods);
   return state;
+}
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.go@71f4f099 dataProducer.Produces
+fwkplugin::DataKeyTypes dataProducer::Produces() const { return {{dk, attrprefix::PrefixCacheMatchInfo(0, 0, 0)}}; }
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.go@71f4f099 dataProducer.Consumes
+fwkplugin::DataDependencies dataProducer::Consumes() const {
+  return {{{tokenizer::TokenizedPromptDataKey(), fwksched::TokenizedPrompt{}}}, {}};
 }
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.go@71f4f099 dataProducer.Produce

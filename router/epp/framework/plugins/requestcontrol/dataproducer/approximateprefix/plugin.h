@@ -4,8 +4,8 @@
 // single-threaded: PreRequest updates the indexer at once (upstream does it in a goroutine the tests wait
 // for); the factory takes the decoded config (JSON decoding is the config loader's); the pod-liveness
 // ticker goroutine becomes one call (CleanUpInactivePods with the active pods); metrics, logging, the
-// plugin handle, Produces/Consumes (the data-layer DAG) and DumpState's JSON are not ported (snapshotState
-// is); the multicluster variant (multicluster.go) is refused by name; no Go context.
+// plugin handle and DumpState's JSON are not ported (snapshotState is); the multicluster variant
+// (multicluster.go) is refused by name; no Go context.
 #pragma once
 
 #include <map>
@@ -57,10 +57,16 @@ struct prefixIndexState {
 // Before scheduling, Produce hashes the request's tokenized prompt into blocks and writes on every
 // candidate endpoint the PrefixCacheMatchInfo (matched blocks, total blocks, block size) the prefix-cache
 // scorer reads; after the pick, PreRequest records the chosen endpoint's blocks in the indexer.
-class dataProducer final : public fwkplugin::Plugin {
+class dataProducer final : public fwkplugin::ProducerPlugin, public fwkplugin::ConsumerPlugin {
  public:
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.go@71f4f099 dataProducer.TypedName
   fwkplugin::TypedName TypedName() const override { return typedName; }
+
+  // pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.go@71f4f099 dataProducer.Produces
+  fwkplugin::DataKeyTypes Produces() const override;
+  // pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.go@71f4f099 dataProducer.Consumes
+  // TokenizedPrompt, Required (the token producer runs first and is auto-created when none is configured).
+  fwkplugin::DataDependencies Consumes() const override;
 
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/plugin.go@71f4f099 dataProducer.Produce
   // Upstream's error result is always nil. An endpoint without metadata (a nil dereference upstream) is

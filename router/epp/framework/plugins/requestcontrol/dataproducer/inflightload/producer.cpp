@@ -12,6 +12,7 @@
 
 #include "router/epp/framework/plugins/datalayer/attribute/concurrency/data_types.h"
 #include "router/epp/framework/plugins/datalayer/attribute/prefix/data_types.h"
+#include "router/cmd/epp/runner/token_producer.h"
 
 namespace blis::router::inflightload {
 
@@ -306,6 +307,17 @@ std::int64_t uncachedInputTokens(const fwksched::Endpoint* endpoint, std::int64_
 void InFlightLoadProducer::DeleteEndpoint(const std::string& endpointID) {
   requestTracker.delete_(endpointID);
   tokenTracker.delete_(endpointID);
+}
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go@71f4f099 InFlightLoadProducer.Produces
+fwkplugin::DataKeyTypes InFlightLoadProducer::Produces() const {
+  return {{dk, concurrency::InFlightLoad{}}, {uncachedRequestTokensDk, concurrency::UncachedRequestTokens{}}};
+}
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go@71f4f099 InFlightLoadProducer.Consumes
+fwkplugin::DataDependencies InFlightLoadProducer::Consumes() const {
+  return {{{tokenizer::TokenizedPromptDataKey(), fwksched::TokenizedPrompt{}}},
+          {{prefixMatchInfoDK, attrprefix::PrefixCacheMatchInfo(0, 0, 0)}}};
 }
 
 }  // namespace blis::router::inflightload

@@ -5,8 +5,8 @@
 // not ported, so RegisterDependencies is not either: the host calls Extract itself on endpoint add/update and
 // delete (EndpointEvent below); the PluginState janitor (staleness reaping, Touch, BindLiveness) is not ported:
 // the host must deliver ResponseBody with EndOfStream for every request PreRequest tracked (it is the only
-// release); Prometheus metrics (metrics.go), logging, CrossReplicaState (one router here) and
-// Produces/Consumes (the data-layer DAG) are not ported; SyncCrossReplicaState is decoded and kept only.
+// release); Prometheus metrics (metrics.go), logging and CrossReplicaState (one router here) are not ported;
+// SyncCrossReplicaState is decoded and kept only.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +18,7 @@
 
 #include "router/epp/framework/interface/plugin/datakey.h"
 #include "router/epp/framework/interface/plugin/plugin_state.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/requestcontrol/plugins.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/inflightload/constants/constants.h"
@@ -142,6 +143,8 @@ struct inFlightLoadState {
 class InFlightLoadProducer final : public requestcontrol::PreRequestPlugin,
                                    public requestcontrol::ResponseBodyProcessor,
                                    public requestcontrol::DataProducer,
+                                   public fwkplugin::ProducerPlugin,
+                                   public fwkplugin::ConsumerPlugin,
                                    public std::enable_shared_from_this<InFlightLoadProducer> {
  public:
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go@71f4f099 InFlightLoadProducer.TypedName
@@ -160,6 +163,12 @@ class InFlightLoadProducer final : public requestcontrol::PreRequestPlugin,
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go@71f4f099 InFlightLoadProducer.ResponseBody
   void ResponseBody(fwksched::InferenceRequest* request, requestcontrol::Response* resp,
                     const fwkdl::EndpointMetadata* targetEndpoint) override;
+
+  // pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go@71f4f099 InFlightLoadProducer.Produces
+  fwkplugin::DataKeyTypes Produces() const override;
+  // pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go@71f4f099 InFlightLoadProducer.Consumes
+  // TokenizedPrompt is Required; the prefix producer's PrefixCacheMatchInfo is Optional.
+  fwkplugin::DataDependencies Consumes() const override;
 
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/producer.go@71f4f099 InFlightLoadProducer.DumpState
   // The JSON of snapshotState (field names as Go's json tags).

@@ -10,6 +10,7 @@
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/config_json.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/utils.h"
 #include "router/kvevents/engineadapter/adapter.h"
+#include "router/cmd/epp/runner/token_producer.h"
 
 namespace blis::router::preciseprefixcache {
 
@@ -126,10 +127,12 @@ std::shared_ptr<Producer> New(Runtime* runtime, const std::string& name, PluginC
 }
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.go@71f4f099 Producer.Consumes
-std::vector<fwkplugin::DataKey> Producer::Consumes() const {
-  // pkg/epp/framework/plugins/requestcontrol/dataproducer/tokenizer/tokenizer.go@71f4f099 TokenizedPromptDataKey
-  return {fwkplugin::NewDataKey("TokenizedPrompt", "token-producer")};
+fwkplugin::DataDependencies Producer::Consumes() const {
+  return {{{tokenizer::TokenizedPromptDataKey(), fwksched::TokenizedPrompt{}}}, {}};
 }
+
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.go@71f4f099 Producer.Produces
+fwkplugin::DataKeyTypes Producer::Produces() const { return {{dk, attrprefix::PrefixCacheMatchInfo(0, 0, 0)}}; }
 
 // pkg/kvevents/zmq_subscriber.go@71f4f099 zmqSubscriber.addTask
 void Producer::AddTask(const std::string& topic, std::uint64_t sequence, const std::string& payload,

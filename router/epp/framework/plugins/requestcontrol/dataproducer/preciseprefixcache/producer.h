@@ -21,6 +21,7 @@
 #include "contracts/router/runtime.h"
 #include "router/epp/framework/interface/plugin/datakey.h"
 #include "router/epp/framework/interface/plugin/plugin_state.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/requestcontrol/plugins.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/blockkeys.h"
@@ -87,17 +88,20 @@ struct speculativeCache {
 // Maintains a KV-block index from the engines' KV events (AddTask) and writes on every candidate endpoint the
 // PrefixCacheMatchInfo (under PrefixCacheMatchInfoDataKey with this instance's name) the prefix-cache scorer
 // reads (set its prefixMatchInfoProducerName to this producer's name).
-class Producer final : public requestcontrol::DataProducer, public requestcontrol::PreRequestPlugin {
+class Producer final : public requestcontrol::DataProducer,
+                       public requestcontrol::PreRequestPlugin,
+                       public fwkplugin::ProducerPlugin,
+                       public fwkplugin::ConsumerPlugin {
  public:
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.go@71f4f099 Producer.TypedName
   fwkplugin::TypedName TypedName() const override { return typedName; }
 
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.go@71f4f099 Producer.Produces
-  // The attribute key written per endpoint (its zero value is a PrefixCacheMatchInfo).
-  std::vector<fwkplugin::DataKey> Produces() const { return {dk}; }
+  // The attribute key written per endpoint, with a PrefixCacheMatchInfo.
+  fwkplugin::DataKeyTypes Produces() const override;
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.go@71f4f099 Producer.Consumes
   // Required: the token producer's TokenizedPrompt key ("TokenizedPrompt/token-producer").
-  std::vector<fwkplugin::DataKey> Consumes() const;
+  fwkplugin::DataDependencies Consumes() const override;
 
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/preciseprefixcache/producer.go@71f4f099 Producer.Produce
   // A no-op when the request carries no tokens (or no full block); errors carry upstream's texts ("failed to

@@ -43,8 +43,8 @@ std::shared_ptr<fwkplugin::Plugin> Factory(const std::string& name, fwkplugin::P
 }
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/sessionid/producer.go@71f4f099 Producer.Produces
-std::vector<std::pair<fwkplugin::DataKey, std::any>> Producer::Produces() const {
-  return {{dk_, std::any(attrsession::SessionID{})}};
+fwkplugin::DataKeyTypes Producer::Produces() const {
+  return {{dk_, attrsession::SessionID{}}};
 }
 
 // pkg/epp/framework/plugins/requestcontrol/dataproducer/sessionid/producer.go@71f4f099 Producer.Produce

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Kubernetes Authors.
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/requestcontrol/dataproducer/sessionid/producer.go@71f4f099;
-// all of it (Produces returns the declared keys with their zero values as a vector, since DataKey has no
-// order; the data-layer DAG that reads it is not modelled); no Go context.
+// all of it; no Go context.
 #pragma once
 
 #include <any>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/requestcontrol/plugins.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/sessionid/constants/constants.h"
@@ -37,7 +37,7 @@ struct Parameters {
 // Extracts a session identifier from each request (a header, or a named cookie of the "cookie" header) and
 // publishes it as an attrsession::SessionID request attribute under SessionIDDataKey with the producer's
 // instance name.
-class Producer final : public requestcontrol::DataProducer {
+class Producer final : public requestcontrol::DataProducer, public fwkplugin::ProducerPlugin {
  public:
   Producer(const std::string& name, std::string headerName, std::string cookieName);
 
@@ -45,7 +45,7 @@ class Producer final : public requestcontrol::DataProducer {
   fwkplugin::TypedName TypedName() const override { return typedName_; }
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/sessionid/producer.go@71f4f099 Producer.Produces
   // The SessionID attribute key written by this producer, with its zero value.
-  std::vector<std::pair<fwkplugin::DataKey, std::any>> Produces() const;
+  fwkplugin::DataKeyTypes Produces() const override;
   // pkg/epp/framework/plugins/requestcontrol/dataproducer/sessionid/producer.go@71f4f099 Producer.Produce
   // A no-op for a nullptr request or when no identifier is found; never an error.
   std::optional<fwksched::GoError> Produce(fwksched::InferenceRequest* request,

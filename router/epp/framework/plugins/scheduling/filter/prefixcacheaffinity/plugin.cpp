@@ -146,12 +146,16 @@ std::vector<fwksched::EndpointPtr> Plugin::Filter(fwksched::InferenceRequest* /*
 }
 
 // pkg/epp/framework/plugins/scheduling/filter/prefixcacheaffinity/plugin.go@71f4f099 Plugin.Consumes
-std::vector<fwkplugin::DataKey> Plugin::Consumes() const {
-  std::vector<fwkplugin::DataKey> required{prefixMatchDataKey};
+fwkplugin::DataDependencies Plugin::Consumes() const {
+  fwkplugin::DataKeyTypes required{{prefixMatchDataKey, attrprefix::PrefixCacheMatchInfo(0, 0, 0)}};
   if (config.MaxTTFTPenaltyMs > 0) {
-    required.push_back(config.usesLatencyPredictor() ? latencyPredictionInfoDataKey : inFlightLoadDataKey);
+    if (config.usesLatencyPredictor()) {
+      required.emplace(latencyPredictionInfoDataKey, latency::LatencyPredictionInfo(false, false, 0, 0, 0, 0, 0));
+    } else {
+      required.emplace(inFlightLoadDataKey, concurrency::InFlightLoad{});
+    }
   }
-  return required;
+  return {required, {}};
 }
 
 // pkg/epp/framework/plugins/scheduling/filter/prefixcacheaffinity/plugin.go@71f4f099 Plugin.prefixCacheScore

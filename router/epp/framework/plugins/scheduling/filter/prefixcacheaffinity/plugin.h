@@ -2,8 +2,7 @@
 // Copyright 2025 The Kubernetes Authors.
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/scheduling/filter/prefixcacheaffinity/plugin.go@71f4f099;
 // all but logging; the exploration draw (Go's math/rand Float64) comes from the RandomStream the factory takes
-// from handle.Context().stream("filter/<plugin name>"); Consumes returns the Required keys only (the data-layer
-// DAG's DataDependencies is not ported); no Go context.
+// from handle.Context().stream("filter/<plugin name>"); no Go context.
 #pragma once
 
 #include <memory>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
 #include "contracts/router/runtime.h"
@@ -53,7 +53,7 @@ Config DefaultConfig();
 // Narrows the candidates to the "sticky" ones (prefix-cache score >= AffinityThreshold), unless exploring
 // (probability ExplorationProbability), none is sticky, or the best sticky endpoint's TTFT exceeds the best
 // non-sticky one's by more than MaxTTFTPenaltyMs.
-class Plugin final : public fwksched::FilterPlugin {
+class Plugin final : public fwksched::FilterPlugin, public fwkplugin::ConsumerPlugin {
  public:
   // Builds the plugin with the data keys the config names (upstream's struct literal, as in its Factory and
   // tests). stream supplies the exploration draws and must outlive the plugin.
@@ -67,8 +67,8 @@ class Plugin final : public fwksched::FilterPlugin {
   std::vector<fwksched::EndpointPtr> Filter(fwksched::InferenceRequest* request,
                                             const std::vector<fwksched::EndpointPtr>& endpoints) override;
   // pkg/epp/framework/plugins/scheduling/filter/prefixcacheaffinity/plugin.go@71f4f099 Plugin.Consumes
-  // The keys of Go's Required map.
-  std::vector<fwkplugin::DataKey> Consumes() const;
+  // Required only (no Optional keys).
+  fwkplugin::DataDependencies Consumes() const override;
 
   // Go's unexported fields.
   fwkplugin::TypedName typedName;

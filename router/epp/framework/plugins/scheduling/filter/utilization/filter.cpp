@@ -165,9 +165,9 @@ std::shared_ptr<UtilizationFilter> NewUtilizationFilter(std::string name, const 
 }
 
 // pkg/epp/framework/plugins/scheduling/filter/utilization/filter.go@71f4f099 UtilizationFilter.Consumes
-std::vector<fwkplugin::DataKey> UtilizationFilter::Consumes() const {
+fwkplugin::DataDependencies UtilizationFilter::Consumes() const {
   for (const auto& cond : conditions) {
-    if (cond.Metric == MetricActiveRequests) return {inFlightLoadDataKey};
+    if (cond.Metric == MetricActiveRequests) return {{{inFlightLoadDataKey, concurrency::InFlightLoad{}}}, {}};
   }
   return {};
 }

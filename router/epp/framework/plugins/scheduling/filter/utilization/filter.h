@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The Kubernetes Authors.
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/scheduling/filter/utilization/filter.go@71f4f099;
-// all but logging; Consumes returns the Required keys only (the data-layer DAG's DataDependencies is not
-// ported); no Go context.
+// all but logging; no Go context.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
 
@@ -43,7 +43,7 @@ struct parameters {
 // pkg/epp/framework/plugins/scheduling/filter/utilization/filter.go@71f4f099 UtilizationFilter
 // Keeps the endpoints satisfying every condition (a missing metric counts as zero); with fallbackOnEmpty,
 // the unfiltered candidates when none is kept.
-class UtilizationFilter final : public fwksched::FilterPlugin {
+class UtilizationFilter final : public fwksched::FilterPlugin, public fwkplugin::ConsumerPlugin {
  public:
   // pkg/epp/framework/plugins/scheduling/filter/utilization/filter.go@71f4f099 UtilizationFilter.TypedName
   fwkplugin::TypedName TypedName() const override { return typedName; }
@@ -51,8 +51,8 @@ class UtilizationFilter final : public fwksched::FilterPlugin {
   std::vector<fwksched::EndpointPtr> Filter(fwksched::InferenceRequest* request,
                                             const std::vector<fwksched::EndpointPtr>& endpoints) override;
   // pkg/epp/framework/plugins/scheduling/filter/utilization/filter.go@71f4f099 UtilizationFilter.Consumes
-  // The keys of Go's Required map: the in-flight load key when a condition uses active-requests, else none.
-  std::vector<fwkplugin::DataKey> Consumes() const;
+  // Required: the in-flight load key when a condition uses active-requests, else nothing.
+  fwkplugin::DataDependencies Consumes() const override;
 
   // Go's unexported fields.
   fwkplugin::TypedName typedName;

@@ -7,6 +7,8 @@
 #include "router/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_profile_handler.h"
 
 #include "router/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_headers_handler.h"
+#include "router/cmd/epp/runner/token_producer.h"
+#include "router/epp/framework/plugins/datalayer/attribute/prefix/data_types.h"
 
 namespace blis::router::disagg {
 
@@ -128,6 +130,13 @@ std::optional<fwksched::GoError> Handler::PreRequest(fwksched::InferenceRequest*
                                                     fwksched::SchedulingResult* schedulingResult) {
   setDisaggregationHeaders(request, schedulingResult, prefillProfile_, encodeProfile_);
   return std::nullopt;
+}
+
+// pkg/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_profile_handler.go@71f4f099 Handler.Consumes
+fwkplugin::DataDependencies Handler::Consumes() const {
+  return {{{attrprefix::PrefixCacheMatchInfoDataKey, attrprefix::PrefixCacheMatchInfo(0, 0, 0)},
+           {tokenizer::TokenizedPromptDataKey(), fwksched::TokenizedPrompt{}}},
+          {}};
 }
 
 }  // namespace blis::router::disagg

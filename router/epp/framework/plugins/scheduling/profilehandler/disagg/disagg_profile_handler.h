@@ -3,13 +3,13 @@
 // Changed for BLIS: a C++ port of
 // pkg/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_profile_handler.go@71f4f099 (the
 // upstream file has no licence header; the year is its first commit's); tracing, metrics (metrics.go:
-// RecordDisaggDecision, registerMetrics), logging and Consumes (the data-layer DAG is not modelled) are not
-// ported; no Go context.
+// RecordDisaggDecision, registerMetrics) and logging are not ported; no Go context.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/requestcontrol/plugins.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
@@ -68,6 +68,7 @@ struct DisaggProfileHandlerParameters {
 // Also a PreRequest plugin (it writes the prefill/encode routing headers).
 class Handler final : public fwksched::ProfileHandler,
                       public requestcontrol::PreRequestPlugin,
+                      public fwkplugin::ConsumerPlugin,
                       public std::enable_shared_from_this<Handler> {
  public:
   // pkg/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_profile_handler.go@71f4f099 newDisaggProfileHandler
@@ -111,6 +112,10 @@ class Handler final : public fwksched::ProfileHandler,
   // (routing::EncoderEndpointsHeader) into request->Headers. Upstream's error is always nil.
   std::optional<fwksched::GoError> PreRequest(fwksched::InferenceRequest* request,
                                               fwksched::SchedulingResult* schedulingResult) override;
+
+  // pkg/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_profile_handler.go@71f4f099 Handler.Consumes
+  // Required: the default PrefixCacheMatchInfo key and the token producer's TokenizedPrompt.
+  fwkplugin::DataDependencies Consumes() const override;
 
   // Go's unexported fields, which upstream's tests read in-package.
   const StageOrder& stageOrder() const { return stageOrder_; }

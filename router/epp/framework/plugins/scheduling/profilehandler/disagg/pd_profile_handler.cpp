@@ -11,6 +11,7 @@
 
 #include "router/common/routing/common.h"
 #include "router/epp/framework/interface/plugin/decode.h"
+#include "router/cmd/epp/runner/token_producer.h"
 #include "router/epp/framework/plugins/scheduling/profilehandler/disagg/disagg_profile_handler.h"
 
 namespace blis::router::disagg {
@@ -143,6 +144,12 @@ fwksched::Outcome<fwksched::SchedulingResult> PdProfileHandler::ProcessResults(
   }
   result->PrimaryProfileName = decodeProfile_;
   return {result, std::nullopt};
+}
+
+// pkg/epp/framework/plugins/scheduling/profilehandler/disagg/pd_profile_handler.go@71f4f099 PdProfileHandler.Consumes
+fwkplugin::DataDependencies PdProfileHandler::Consumes() const {
+  return {{{dk_, attrprefix::PrefixCacheMatchInfo(0, 0, 0)}, {tokenizer::TokenizedPromptDataKey(), fwksched::TokenizedPrompt{}}},
+          {}};
 }
 
 }  // namespace blis::router::disagg

@@ -3,8 +3,8 @@
 // Changed for BLIS: a C++ port of
 // pkg/epp/framework/plugins/scheduling/profilehandler/disagg/pd_profile_handler.go@71f4f099 (the upstream
 // file has no licence header; the year is its first commit's); the deprecated pd-profile-handler. Tracing,
-// the decision metric (metrics.go RecordPDDecision, registerMetrics), logging and Consumes (with its data
-// key from prefixMatchInfoProducerName: the data-layer DAG is not modelled) are not ported; no Go context.
+// the decision metric (metrics.go RecordPDDecision, registerMetrics) and logging are not ported; no Go
+// context.
 #pragma once
 
 #include <any>
@@ -12,6 +12,7 @@
 #include <string>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
 #include "router/epp/framework/plugins/scheduling/profilehandler/disagg/decider_plugin.h"
@@ -37,6 +38,7 @@ struct PdProfileHandlerParameters {
 // pkg/epp/framework/plugins/scheduling/profilehandler/disagg/pd_profile_handler.go@71f4f099 PdProfileHandler
 // Decode first, then prefill when the decider agrees (deprecated upstream in favour of Handler).
 class PdProfileHandler final : public fwksched::ProfileHandler,
+                               public fwkplugin::ConsumerPlugin,
                                public std::enable_shared_from_this<PdProfileHandler> {
  public:
   PdProfileHandler(const std::string& name, const PdProfileHandlerParameters& parameters,
@@ -67,9 +69,10 @@ class PdProfileHandler final : public fwksched::ProfileHandler,
   const std::string& prefillProfile() const { return prefillProfile_; }
   const std::string& primaryPort() const { return primaryPort_; }
   const std::shared_ptr<deciderPlugin>& decider() const { return decider_; }
-  // The prefix match info key its Consumes names (PrefixCacheMatchInfoDataKey with the configured producer
-  // name), for the start-up's data graph.
-  const fwkplugin::DataKey& dataKey() const { return dk_; }
+  // pkg/epp/framework/plugins/scheduling/profilehandler/disagg/pd_profile_handler.go@71f4f099 PdProfileHandler.Consumes
+  // Required: PrefixCacheMatchInfoDataKey with the configured producer name, and the token producer's
+  // TokenizedPrompt.
+  fwkplugin::DataDependencies Consumes() const override;
 
  private:
   fwkplugin::TypedName typedName_;

@@ -85,4 +85,9 @@ std::int64_t ActiveRequest::requestCount(const fwksched::Endpoint& endpoint) con
   return load == nullptr ? 0 : load->Requests;
 }
 
+// pkg/epp/framework/plugins/scheduling/scorer/activerequest/active_request.go@71f4f099 ActiveRequest.Consumes
+fwkplugin::DataDependencies ActiveRequest::Consumes() const {
+  return {{{inFlightLoadDataKey_, concurrency::InFlightLoad{}}}, {}};
+}
+
 }  // namespace blis::router::activerequest

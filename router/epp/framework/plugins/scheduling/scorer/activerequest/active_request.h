@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2025 The llm-d Authors.
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/scheduling/scorer/activerequest/active_request.go@71f4f099;
-// all but logging (endpointScores' log marshaler, the deprecation and out-of-range notices); Consumes returns the
-// Required keys only (the data-layer DAG's DataDependencies is not ported); no Go context. (The upstream file
+// all but logging (endpointScores' log marshaler, the deprecation and out-of-range notices); no Go context. (The upstream file
 // has no licence header: the copyright line names the llm-d Authors and the year the file was added, 2025.)
 #pragma once
 
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
 
@@ -36,7 +36,9 @@ struct Parameters {
 // pkg/epp/framework/plugins/scheduling/scorer/activerequest/active_request.go@71f4f099 ActiveRequest
 // Scores endpoints by the in-flight request count the in-flight load producer publishes (InFlightLoad.
 // Requests): idle endpoints (count <= idleThreshold) score 1.0, busy ones (max - count) / max * maxBusyScore.
-class ActiveRequest final : public fwksched::Scorer, public std::enable_shared_from_this<ActiveRequest> {
+class ActiveRequest final : public fwksched::Scorer,
+                            public fwkplugin::ConsumerPlugin,
+                            public std::enable_shared_from_this<ActiveRequest> {
  public:
   ActiveRequest(int idleThreshold, double maxBusyScore, fwkplugin::DataKey inFlightLoadDataKey)
       : typedName_{ActiveRequestType, ""},
@@ -58,8 +60,8 @@ class ActiveRequest final : public fwksched::Scorer, public std::enable_shared_f
                            const std::vector<fwksched::EndpointPtr>& endpoints) override;
 
   // pkg/epp/framework/plugins/scheduling/scorer/activerequest/active_request.go@71f4f099 ActiveRequest.Consumes
-  // The keys of Go's Required map.
-  std::vector<fwkplugin::DataKey> Consumes() const { return {inFlightLoadDataKey_}; }
+  // Required only (no Optional keys).
+  fwkplugin::DataDependencies Consumes() const override;
   int idleThreshold() const { return idleThreshold_; }
   double maxBusyScore() const { return maxBusyScore_; }
 

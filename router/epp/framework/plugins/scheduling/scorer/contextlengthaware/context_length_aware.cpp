@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "router/epp/framework/interface/plugin/decode.h"
+#include "router/cmd/epp/runner/token_producer.h"
 
 namespace blis::router::contextlengthaware {
 namespace {
@@ -161,6 +162,11 @@ double calculateRangeScore(std::int64_t contextLength, const contextRange& r) {
   }
   const std::int64_t distance = contextLength > r.max ? contextLength - r.max : r.min - contextLength;
   return maxFallbackScore / (1.0 + static_cast<double>(distance) / 1000.0);
+}
+
+// pkg/epp/framework/plugins/scheduling/scorer/contextlengthaware/context_length_aware.go@71f4f099 ContextLengthAware.Consumes
+fwkplugin::DataDependencies ContextLengthAware::Consumes() const {
+  return {{{tokenizer::TokenizedPromptDataKey(), fwksched::TokenizedPrompt{}}}, {}};
 }
 
 }  // namespace blis::router::contextlengthaware

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The llm-d Authors.
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/scheduling/scorer/contextlengthaware/context_length_aware.go@71f4f099;
-// Consumes (the data-layer DAG) and logging are not ported; no Go context.
+// logging is not ported; no Go context.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
 
@@ -47,6 +48,7 @@ struct parsedRange {
 // request's token count (InferenceRequestBody.TokenizedPrompt; 0 when absent).
 class ContextLengthAware final : public fwksched::FilterPlugin,
                                  public fwksched::Scorer,
+                                 public fwkplugin::ConsumerPlugin,
                                  public std::enable_shared_from_this<ContextLengthAware> {
  public:
   ContextLengthAware(const std::string& name, const contextLengthAwareParameters& params)
@@ -67,6 +69,9 @@ class ContextLengthAware final : public fwksched::FilterPlugin,
   // pkg/epp/framework/plugins/scheduling/scorer/contextlengthaware/context_length_aware.go@71f4f099 ContextLengthAware.Score
   fwksched::ScoreMap Score(fwksched::InferenceRequest* request,
                            const std::vector<fwksched::EndpointPtr>& endpoints) override;
+  // pkg/epp/framework/plugins/scheduling/scorer/contextlengthaware/context_length_aware.go@71f4f099 ContextLengthAware.Consumes
+  // Required: the token producer's TokenizedPrompt.
+  fwkplugin::DataDependencies Consumes() const override;
 
  private:
   fwkplugin::TypedName typedName_;

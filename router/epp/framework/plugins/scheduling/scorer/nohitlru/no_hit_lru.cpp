@@ -225,4 +225,9 @@ void NoHitLRU::moveTargetPodToFront(const fwksched::ProfileRunResult& targetProf
   lruCache_->Add(endpointName, true);
 }
 
+// pkg/epp/framework/plugins/scheduling/scorer/nohitlru/no_hit_lru.go@71f4f099 NoHitLRU.Consumes
+fwkplugin::DataDependencies NoHitLRU::Consumes() const {
+  return {{{dk_, attrprefix::PrefixCacheMatchInfo(0, 0, 0)}}, {}};
+}
+
 }  // namespace blis::router::nohitlru

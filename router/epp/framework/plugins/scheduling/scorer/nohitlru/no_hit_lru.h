@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2025 The llm-d Authors.
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/scheduling/scorer/nohitlru/no_hit_lru.go@71f4f099;
-// single-threaded (the LRU is approximateprefix/lru.h, golang-lru's semantics without locks); Consumes (the
-// data-layer DAG) and logging are not ported; PreRequest is a method (the requestcontrol.PreRequest
+// single-threaded (the LRU is approximateprefix/lru.h, golang-lru's semantics without locks); logging is not
+// ported; PreRequest is a method (the requestcontrol.PreRequest
 // interface is not ported); no Go context.
 #pragma once
 
@@ -13,6 +13,7 @@
 
 #include "router/epp/framework/interface/plugin/datakey.h"
 #include "router/epp/framework/interface/plugin/plugin_state.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
 #include "router/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/lru.h"
@@ -44,7 +45,7 @@ struct coldRequestState {
 // pkg/epp/framework/plugins/scheduling/scorer/nohitlru/no_hit_lru.go@71f4f099 NoHitLRU
 // Favours, for cold requests (no endpoint reports a prefix-cache hit), the endpoints least recently picked
 // for a cold request; neutral (0.5) scores otherwise. PreRequest records the picked endpoint(s).
-class NoHitLRU final : public fwksched::Scorer {
+class NoHitLRU final : public fwksched::Scorer, public fwkplugin::ConsumerPlugin {
  public:
   // Go's zero value &NoHitLRU{} (no LRU cache), which upstream's DumpState test uses.
   NoHitLRU() = default;
@@ -72,9 +73,9 @@ class NoHitLRU final : public fwksched::Scorer {
   // The per-request state (Go's unexported pluginState), for tests that check it does not leak.
   const fwkplugin::PluginState& pluginState() const { return pluginState_; }
 
-  // The prefix match info key it reads (its Consumes, for the start-up's data graph; Original to BLIS as an
-  // accessor: upstream's Consumes reads the field directly).
-  const fwkplugin::DataKey& dataKey() const { return dk_; }
+  // pkg/epp/framework/plugins/scheduling/scorer/nohitlru/no_hit_lru.go@71f4f099 NoHitLRU.Consumes
+  // Required: the prefix match info key it reads.
+  fwkplugin::DataDependencies Consumes() const override;
 
  private:
   using Cache = approximateprefix::LRU<std::string, bool>;

@@ -72,12 +72,12 @@ std::shared_ptr<fwkplugin::Plugin> PluginFactory(const std::string& name, fwkplu
 }
 
 // pkg/epp/framework/plugins/scheduling/scorer/preciseprefixcache/precise_prefix_cache.go@71f4f099 Plugin.Consumes
-std::vector<fwkplugin::DataKey> Plugin::Consumes() const {
-  std::vector<fwkplugin::DataKey> merged = producer_->Consumes();
-  const fwkplugin::DataKey& s = scorer_->prefixMatchDataKey();
-  bool present = false;
-  for (const auto& k : merged) present = present || k == s;
-  if (!present) merged.push_back(s);
+fwkplugin::DataDependencies Plugin::Consumes() const {
+  fwkplugin::DataDependencies merged;
+  for (const auto& dep : {producer_->Consumes(), scorer_->Consumes()}) {
+    for (const auto& [k, v] : dep.Required) merged.Required[k] = v;
+    for (const auto& [k, v] : dep.Optional) merged.Optional[k] = v;
+  }
   return merged;
 }
 

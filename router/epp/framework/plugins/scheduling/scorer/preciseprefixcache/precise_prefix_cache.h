@@ -36,7 +36,9 @@ using PluginConfig = preciseprefixcache::PluginConfig;
 // PreRequest by delegation). Deprecated upstream: configure the two plugins directly.
 class Plugin final : public fwksched::Scorer,
                      public requestcontrol::DataProducer,
-                     public requestcontrol::PreRequestPlugin {
+                     public requestcontrol::PreRequestPlugin,
+                     public fwkplugin::ProducerPlugin,
+                     public fwkplugin::ConsumerPlugin {
  public:
   Plugin(fwkplugin::TypedName typedName, std::shared_ptr<preciseprefixcache::Producer> producer,
          std::shared_ptr<prefix::Plugin> scorer, std::string matchInfoKey)
@@ -54,10 +56,11 @@ class Plugin final : public fwksched::Scorer,
     return scorer_->Score(request, endpoints);
   }
   // pkg/epp/framework/plugins/scheduling/scorer/preciseprefixcache/precise_prefix_cache.go@71f4f099 Plugin.Produces
-  std::vector<fwkplugin::DataKey> Produces() const { return producer_->Produces(); }
+  fwkplugin::DataKeyTypes Produces() const override { return producer_->Produces(); }
   // pkg/epp/framework/plugins/scheduling/scorer/preciseprefixcache/precise_prefix_cache.go@71f4f099 Plugin.Consumes
-  // The union of the producer's (TokenizedPrompt) and the inner scorer's (its PrefixCacheMatchInfo key) keys.
-  std::vector<fwkplugin::DataKey> Consumes() const;
+  // The union of the producer's (TokenizedPrompt) and the inner scorer's (its PrefixCacheMatchInfo key)
+  // dependencies, Required and Optional each.
+  fwkplugin::DataDependencies Consumes() const override;
   // pkg/epp/framework/plugins/scheduling/scorer/preciseprefixcache/precise_prefix_cache.go@71f4f099 Plugin.Produce
   std::optional<fwksched::GoError> Produce(fwksched::InferenceRequest* request,
                                            const std::vector<fwksched::EndpointPtr>& endpoints) override {

@@ -100,4 +100,9 @@ fwksched::ScoreMap Plugin::Score(fwksched::InferenceRequest* /*request*/,
   return scores;
 }
 
+// pkg/epp/framework/plugins/scheduling/scorer/prefix/plugin.go@71f4f099 Plugin.Consumes
+fwkplugin::DataDependencies Plugin::Consumes() const {
+  return {{{prefixMatchDataKey_, attrprefix::PrefixCacheMatchInfo(0, 0, 0)}}, {}};
+}
+
 }  // namespace blis::router::prefix

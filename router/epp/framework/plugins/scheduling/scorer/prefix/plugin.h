@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2025 The Kubernetes Authors.
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/scheduling/scorer/prefix/plugin.go@71f4f099;
-// the factory takes decoded Config (JSON decoding is the config loader's); Produces/Consumes (the data-layer
-// DAG) and logging are not ported; the multicluster variant (multicluster.go) is refused by name; no Go
-// context.
+// the factory takes decoded Config (JSON decoding is the config loader's); logging is not ported; the
+// multicluster variant (multicluster.go) is refused by name; no Go context.
 #pragma once
 
 #include <memory>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
 
 namespace blis::router::prefix {
@@ -38,7 +38,7 @@ inline constexpr const char* MultiClusterScorerType = "multicluster-prefix-cache
 // pkg/epp/framework/plugins/scheduling/scorer/prefix/plugin.go@71f4f099 Plugin
 // Scores endpoints by the share of the request's prefix blocks they have cached, read from the
 // PrefixCacheMatchInfo attribute the approximate prefix producer writes on each endpoint.
-class Plugin final : public fwksched::Scorer {
+class Plugin final : public fwksched::Scorer, public fwkplugin::ProducerPlugin, public fwkplugin::ConsumerPlugin {
  public:
   Plugin(const std::string& name, const std::string& producerName);
 
@@ -49,6 +49,13 @@ class Plugin final : public fwksched::Scorer {
   // pkg/epp/framework/plugins/scheduling/scorer/prefix/plugin.go@71f4f099 Plugin.Score
   // Every endpoint gets a score: 0 when its attribute is missing, of another type, or has 0 total blocks.
   fwksched::ScoreMap Score(fwksched::InferenceRequest* request, const std::vector<fwksched::EndpointPtr>& endpoints) override;
+
+  // pkg/epp/framework/plugins/scheduling/scorer/prefix/plugin.go@71f4f099 Plugin.Produces
+  // Nothing (an empty map).
+  fwkplugin::DataKeyTypes Produces() const override { return {}; }
+  // pkg/epp/framework/plugins/scheduling/scorer/prefix/plugin.go@71f4f099 Plugin.Consumes
+  // Required: the prefix match info key it reads.
+  fwkplugin::DataDependencies Consumes() const override;
 
   // The attribute key this scorer reads (Go's prefixMatchDataKey).
   const fwkplugin::DataKey& prefixMatchDataKey() const { return prefixMatchDataKey_; }

@@ -69,4 +69,11 @@ fwksched::ScoreMap TokenLoadScorer::Score(fwksched::InferenceRequest* /*request*
   return scores;
 }
 
+// pkg/epp/framework/plugins/scheduling/scorer/tokenload/token_load.go@71f4f099 TokenLoadScorer.Consumes
+fwkplugin::DataDependencies TokenLoadScorer::Consumes() const {
+  return {{{inFlightLoadDataKey, concurrency::InFlightLoad{}},
+           {uncachedRequestTokensDataKey, concurrency::UncachedRequestTokens{}}},
+          {}};
+}
+
 }  // namespace blis::router::tokenload

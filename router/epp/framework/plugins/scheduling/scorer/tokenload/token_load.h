@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2025 The Kubernetes Authors.
 // Changed for BLIS: a C++ port of pkg/epp/framework/plugins/scheduling/scorer/tokenload/token_load.go@71f4f099;
-// all but logging; Consumes returns the Required keys only (the data-layer DAG's DataDependencies is not
-// ported); no Go context.
+// all but logging; no Go context.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "router/epp/framework/interface/plugin/datakey.h"
+#include "router/epp/framework/interface/plugin/plugins.h"
 #include "router/epp/framework/interface/plugin/registry.h"
 #include "router/epp/framework/interface/scheduling/plugins.h"
 
@@ -31,7 +31,7 @@ struct Config {
 // Scores by the endpoint's in-flight tokens plus the tokens the current request would add there
 // (InFlightLoad.Tokens + UncachedRequestTokens.Tokens): 1.0 at no load, falling linearly to 0 at the
 // threshold. An endpoint without metadata (a nil dereference upstream) is refused with std::invalid_argument.
-class TokenLoadScorer final : public fwksched::Scorer {
+class TokenLoadScorer final : public fwksched::Scorer, public fwkplugin::ConsumerPlugin {
  public:
   // pkg/epp/framework/plugins/scheduling/scorer/tokenload/token_load.go@71f4f099 TokenLoadScorer.TypedName
   fwkplugin::TypedName TypedName() const override { return typedName; }
@@ -42,8 +42,8 @@ class TokenLoadScorer final : public fwksched::Scorer {
                            const std::vector<fwksched::EndpointPtr>& endpoints) override;
 
   // pkg/epp/framework/plugins/scheduling/scorer/tokenload/token_load.go@71f4f099 TokenLoadScorer.Consumes
-  // The keys of Go's Required map.
-  std::vector<fwkplugin::DataKey> Consumes() const { return {inFlightLoadDataKey, uncachedRequestTokensDataKey}; }
+  // Required only (no Optional keys).
+  fwkplugin::DataDependencies Consumes() const override;
 
   // Go's unexported fields.
   fwkplugin::TypedName typedName;
