@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/args.h"
 #include "cli/build_info.h"
 #include "cli/data_cmd.h"
 #include "sim/metrics/registry.h"
@@ -38,20 +39,6 @@ constexpr const char* kCovers =
     "the spread between replications of the pairs' differences: the workload's and the router's random draws "
     "(common random numbers make the pairs share them); not the cost model's coefficient uncertainty, which is "
     "the same on both sides";
-
-std::optional<std::int64_t> positive(std::string_view s) {
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || end != s.data() + s.size() || v < 1) return std::nullopt;
-  return v;
-}
-
-std::optional<double> number(std::string_view s) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
 
 // The cluster-scope metric ids a frame requests, in its order (every registry metric when it lists none).
 std::vector<std::string> cluster_metrics(const schema::Scenario& sc) {
@@ -168,7 +155,7 @@ int compare_main(std::span<const std::string_view> args, const Runtime& runtime)
       else threads = static_cast<int>(*n);
       ++i;
     } else if (a == "--confidence") {
-      const auto c = has_value ? number(v) : std::nullopt;
+      const auto c = has_value ? finite_number(v) : std::nullopt;
       if (!c || !(*c > 0.0 && *c < 1.0)) return refuse("--confidence needs a number in (0, 1), not '" + std::string(v) + "'");
       options.family_confidence = *c;
       ++i;
@@ -184,7 +171,7 @@ int compare_main(std::span<const std::string_view> args, const Runtime& runtime)
       ++i;
     } else if (a == "--margin") {
       const auto eq = v.find('=');
-      const auto m = eq == std::string_view::npos ? std::nullopt : number(v.substr(eq + 1));
+      const auto m = eq == std::string_view::npos ? std::nullopt : finite_number(v.substr(eq + 1));
       if (!has_value || !m || *m < 0.0) return refuse("--margin needs ID=VALUE with a value >= 0, not '" + std::string(v) + "'");
       if (!sim::find_metric(v.substr(0, eq))) {
         return refuse("--margin: '" + std::string(v.substr(0, eq)) + "' is not in the metric registry (see: blis metrics)");

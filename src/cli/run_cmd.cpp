@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/args.h"
 #include "cli/build_info.h"
 #include "cli/data_cmd.h"
 #include "sim/metrics/registry.h"
@@ -27,13 +28,6 @@ constexpr std::string_view kRunUsage =
     "  --out DIR          write DIR/result.json and DIR/requests.csv instead of the Result on stdout\n"
     "  --trace-out FILE   write the run's trace of arrivals (header and CSV) for replay; one replication\n"
     "  --summary          print a table of the cluster's figures (with their intervals) instead of the Result\n";
-
-std::optional<std::int64_t> positive(std::string_view s) {
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || end != s.data() + s.size() || v < 1) return std::nullopt;
-  return v;
-}
 
 schema::ResultInput input(std::string option, std::string_view value) {
   schema::ResultInput in;

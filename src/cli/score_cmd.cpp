@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/args.h"
 #include "cli/data_cmd.h"
 #include "cli/run_cmd.h"
 #include "score/points.h"
@@ -29,13 +30,6 @@ constexpr std::string_view kScoreUsage =
     "Each vLLM point becomes a scenario (design 11.2) run on the vLLM release this build ports; its simulated mean TTFT and TPOT\n"
     "are compared with the measured ones, and graded (11.3). Points it cannot simulate are listed with their\n"
     "reasons (11.4); points of other backends are counted, not read.\n";
-
-std::optional<std::int64_t> positive(std::string_view s) {
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc{} || end != s.data() + s.size() || v < 1) return std::nullopt;
-  return v;
-}
 
 }  // namespace
 

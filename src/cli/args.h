@@ -1,0 +1,28 @@
+// Option values as the commands read them: the whole text must be the number, nothing else.
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace blis::cli {
+
+// A whole-text integer >= 1 (`--replications 3`), else std::nullopt.
+inline std::optional<std::int64_t> positive(std::string_view s) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || v < 1) return std::nullopt;
+  return v;
+}
+
+// A whole-text finite number (`--confidence 0.99`), else std::nullopt.
+inline std::optional<double> finite_number(std::string_view s) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+}  // namespace blis::cli
