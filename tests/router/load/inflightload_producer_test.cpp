@@ -716,5 +716,26 @@ TEST(InFlightLoadProducerFactory, RefusesUnknownField) {
   }
 }
 
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/inflightload/metrics_test.go@71f4f099 TestAddedTokensEntry_Clone
+// Go's nil receiver (nilEntry.Clone() is nil) is not modelled: an entry is a value. The metric label fields
+// (endpointName, namespace, producerName, fairnessID, priority) are not ported (no metrics); the counts and the
+// shared counter instances are.
+TEST(AddedTokensEntry, Clone) {
+  addedTokensEntry entry;
+  entry.tokenCounter = std::make_shared<std::int64_t>(0);
+  entry.requestCounter = std::make_shared<std::int64_t>(0);
+  entry.tokens = 15;
+  entry.requests = 1;
+
+  const std::shared_ptr<addedTokensEntry> cloned = entry.Clone();
+  ASSERT_NE(cloned, nullptr);
+  EXPECT_NE(cloned.get(), &entry);
+  EXPECT_EQ(cloned->tokens, std::int64_t{15});
+  EXPECT_EQ(cloned->requests, std::int32_t{1});
+  // BLIS: the clone rolls back the same counter instances the entry incremented.
+  EXPECT_EQ(cloned->tokenCounter, entry.tokenCounter);
+  EXPECT_EQ(cloned->requestCounter, entry.requestCounter);
+}
+
 }  // namespace
 }  // namespace blis::router::inflightload
