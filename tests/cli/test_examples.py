@@ -1,0 +1,66 @@
+"""The files under examples/ as a user meets them: every one is a document `blis schema validate` accepts, and
+the README's first command (the main job: a simulation of the main example on the embedded catalog and
+registry) runs and prints its figures, here with two replications instead of the frame's rule.
+
+usage: test_examples.py BLIS SRC_ROOT
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import unittest
+
+BLIS, ROOT = sys.argv[1], sys.argv[2]
+
+
+def examples():
+    out = []
+    for base, _, files in os.walk(os.path.join(ROOT, "examples")):
+        out += [os.path.join(base, f) for f in sorted(files) if f.endswith((".yaml", ".yml"))]
+    return sorted(out)
+
+
+def readme_main_command():
+    """The `build/blis ...` part of the README's first command (the first line of its first sh block)."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    block = re.search(r"```sh\n(.*?)```", text, re.S)
+    if not block:
+        raise AssertionError("README.md has no sh block")
+    first = block.group(1).splitlines()[0]
+    runs = [part.strip() for part in first.split("&&") if part.strip().startswith("build/blis ")]
+    if len(runs) != 1:
+        raise AssertionError("the README's first command runs no build/blis command: " + first)
+    return shlex.split(runs[0])[1:]
+
+
+class Examples(unittest.TestCase):
+    def test_there_are_examples(self):
+        self.assertGreaterEqual(len(examples()), 2)
+
+    def test_every_example_validates(self):
+        for path in examples():
+            out = subprocess.run([BLIS, "schema", "validate", path], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, path + "\n" + out.stdout + out.stderr)
+
+    def test_the_readme_main_command_runs_its_example(self):
+        args = readme_main_command()
+        self.assertEqual(args[0], "run")
+        scenario = args[-1]
+        self.assertTrue(os.path.isfile(os.path.join(ROOT, scenario)), scenario)
+        out = subprocess.run([BLIS, *args[:-1], "--replications", "2", scenario], capture_output=True, text=True,
+                             cwd=ROOT)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        # A summary with a measured TTFT and an interval from the two replications.
+        row = [l for l in out.stdout.splitlines() if l.startswith("ttft.mean ")]
+        self.assertEqual(len(row), 1, out.stdout)
+        value, low, high = (float(x) for x in row[0].split()[1:4])
+        self.assertGreater(value, 0.0)
+        self.assertLessEqual(low, value)
+        self.assertLessEqual(value, high)
+        self.assertIn("2 replication(s)", out.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]], verbosity=2)
