@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/trace/fields.h"
+
 namespace blis::sim {
 
 namespace {
@@ -36,20 +38,6 @@ T number(const std::string& field, const std::string& text, const std::string& w
   return v;
 }
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : line) {
-    if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 // The value of a "# key: value" header line.
 std::string header_value(const std::string& line, const std::string& key, const std::string& where) {
@@ -106,7 +94,7 @@ ParsedObservationTrace read_observation_trace(const std::string& text, const std
   while (std::getline(in, line)) {
     ++n;
     where = name + ":" + std::to_string(n);
-    const std::vector<std::string> f = split(line);
+    const std::vector<std::string> f = split_fields(line, ',');
     if (f.size() != 5) throw std::invalid_argument(where + ": " + std::to_string(f.size()) + " fields, expected 5");
     ObservationEvent e;
     if (f[0] == "publish") {

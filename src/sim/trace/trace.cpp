@@ -8,6 +8,7 @@
 
 #include "contracts/doc/diagnostics.h"
 #include "contracts/sha256.h"
+#include "sim/trace/fields.h"
 
 namespace blis::sim {
 namespace {
@@ -17,20 +18,6 @@ constexpr const char* kColumns =
 
 std::string_view cause_name(Cause c) { return c == Cause::kOpen ? "open" : c == Cause::kStart ? "start" : "after"; }
 
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : line) {
-    if (ch == sep) {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 }  // namespace
 
@@ -87,7 +74,7 @@ Trace read_trace_text(const std::string& text, const std::string& name) {
   };
   while (std::getline(in, line)) {
     ++lineno;
-    const auto f = split(line, ',');
+    const auto f = split_fields(line, ',');
     if (f.size() != 11) throw std::invalid_argument(name + ": record " + std::to_string(lineno) + " has " + std::to_string(f.size()) + " fields, not 11");
     TraceRow r;
     r.request.id = f[0];
@@ -107,7 +94,7 @@ Trace read_trace_text(const std::string& text, const std::string& name) {
     r.measured = integer(f[8], "measured") != 0;
     r.request.sampled_output_len = integer(f[9], "sampled_output_len");
     if (!f[10].empty()) {
-      for (const auto& tok : split(f[10], ' ')) r.request.prompt.push_back(static_cast<std::int32_t>(integer(tok, "prompt")));
+      for (const auto& tok : split_fields(f[10], ' ')) r.request.prompt.push_back(static_cast<std::int32_t>(integer(tok, "prompt")));
     }
     if (!seen.insert(r.request.id).second) throw std::invalid_argument(name + ": record " + std::to_string(lineno) + ": request '" + r.request.id + "' again");
     t.rows.push_back(std::move(r));
