@@ -70,12 +70,12 @@ sim::RunOutput run_side(const sim::ScenarioFile& file, const Runtime& runtime, c
   return sim::run_scenario(file, wiring, options, context);
 }
 
-std::string text_report(const sim::ComparisonReport& r, const schema::Scenario& base, const schema::Scenario& cand) {
-  std::string out;
+std::string text_report(const sim::ComparisonReport& r, const schema::Scenario& base, const schema::Scenario& cand,
+                        const std::vector<std::string>& paths) {
+  std::string out = "baseline " + paths[0] + " (scenario " + base.name + "), candidate " + paths[1] + " (scenario " +
+                    cand.name + "): " + std::to_string(r.pairs) + " pairs on common random numbers (seed " +
+                    std::to_string(base.seed) + ")\n";
   char line[512];
-  std::snprintf(line, sizeof line, "baseline %s, candidate %s: %lld pairs on common random numbers (seed %lld)\n",
-                base.name.c_str(), cand.name.c_str(), static_cast<long long>(r.pairs), static_cast<long long>(base.seed));
-  out += line;
   std::snprintf(line, sizeof line,
                 "family confidence %.4g (%s): the chance of any false 'better' or 'worse' below is at most %.4g\n",
                 r.family_confidence, r.adjustment == sim::analysis::Adjustment::holm ? "holm" : "bonferroni",
@@ -99,10 +99,11 @@ std::string text_report(const sim::ComparisonReport& r, const schema::Scenario& 
   return out;
 }
 
-nlohmann::json json_report(const sim::ComparisonReport& r, const schema::Scenario& base, const schema::Scenario& cand) {
+nlohmann::json json_report(const sim::ComparisonReport& r, const schema::Scenario& base, const schema::Scenario& cand,
+                           const std::vector<std::string>& paths) {
   nlohmann::json j;
-  j["baseline"] = {{"scenario", base.name}, {"seed", base.seed}};
-  j["candidate"] = {{"scenario", cand.name}, {"seed", cand.seed}};
+  j["baseline"] = {{"file", paths[0]}, {"scenario", base.name}, {"seed", base.seed}};
+  j["candidate"] = {{"file", paths[1]}, {"scenario", cand.name}, {"seed", cand.seed}};
   j["pairs"] = r.pairs;
   j["family_confidence"] = r.family_confidence;
   j["adjustment"] = r.adjustment == sim::analysis::Adjustment::holm ? "holm" : "bonferroni";
@@ -213,9 +214,9 @@ int compare_main(std::span<const std::string_view> args, const Runtime& runtime)
     const sim::RunOutput c = run_side(cand, runtime, flags, n, threads);
     const sim::ComparisonReport report = sim::compare_runs(b.replications, c.replications, metrics, options);
     if (json) {
-      std::fputs((json_report(report, base.scenario, cand.scenario).dump(2) + "\n").c_str(), stdout);
+      std::fputs((json_report(report, base.scenario, cand.scenario, paths).dump(2) + "\n").c_str(), stdout);
     } else {
-      std::fputs(text_report(report, base.scenario, cand.scenario).c_str(), stdout);
+      std::fputs(text_report(report, base.scenario, cand.scenario, paths).c_str(), stdout);
     }
     return 0;
   } catch (const std::exception& e) {

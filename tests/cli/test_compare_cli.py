@@ -53,6 +53,7 @@ class Compare(unittest.TestCase):
         r = compare(BASE, BASE)
         self.assertEqual(r["pairs"], 5)  # the frame's replications.min
         self.assertEqual(r["adjustment"], "holm")
+        self.assertEqual(r["baseline"], {"file": BASE, "scenario": "two-replicas-poisson", "seed": 7})
         self.assertGreater(len(r["compared"]), 30)
         for c in r["compared"]:
             self.assertEqual(c["outcome"], "not_distinguished", c["metric"])
@@ -99,6 +100,7 @@ class Compare(unittest.TestCase):
         self.assertIn("ttft.mean", out.stdout)
         self.assertIn("better", out.stdout)
         self.assertIn("common random numbers", out.stdout)
+        self.assertIn("candidate " + self.more + " (scenario two-replicas-poisson)", out.stdout)
         self.assertIn("not the cost model's coefficient uncertainty", out.stdout)
 
     # Refusal pairs (SIM-9): each refusal beside the closest input that is accepted.
