@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/args.h"
-#include "cli/build_info.h"
 #include "cli/data_cmd.h"
 #include "sim/metrics/registry.h"
 #include "sim/run/compare.h"
@@ -51,23 +50,6 @@ std::vector<std::string> cluster_metrics(const schema::Scenario& sc) {
     if (f.scope.level == "cluster" && !f.aggregate) out.push_back(f.metric);
   }
   return out;
-}
-
-sim::RunOutput run_side(const sim::ScenarioFile& file, const Runtime& runtime, const data::LoadOptions& flags,
-                        std::int64_t replications, int threads) {
-  engine::EngineRegistry engines;
-  runtime.register_engines(engines);
-  sim::RunContext context;
-  context.build = build_record();
-  const std::unique_ptr<engine::Environment> env = runtime.environment(file, flags, context.data);
-  sim::Wiring wiring;
-  wiring.engines = &engines;
-  wiring.environment = env.get();
-  wiring.router = runtime.router;
-  sim::RunOptions options;
-  options.replications = replications;
-  options.threads = threads;
-  return sim::run_scenario(file, wiring, options, context);
 }
 
 std::string text_report(const sim::ComparisonReport& r, const schema::Scenario& base, const schema::Scenario& cand,
@@ -210,8 +192,11 @@ int compare_main(std::span<const std::string_view> args, const Runtime& runtime)
     }
     if (n == 0) n = 5;  // neither frame states replications: the least replications.min a frame may state
     if (replications) n = *replications;  // as given: one pair is refused by compare_runs, never raised
-    const sim::RunOutput b = run_side(base, runtime, flags, n, threads);
-    const sim::RunOutput c = run_side(cand, runtime, flags, n, threads);
+    sim::RunOptions run_options;
+    run_options.replications = n;
+    run_options.threads = threads;
+    const sim::RunOutput b = run_file(base, runtime, flags, run_options);
+    const sim::RunOutput c = run_file(cand, runtime, flags, run_options);
     const sim::ComparisonReport report = sim::compare_runs(b.replications, c.replications, metrics, options);
     if (json) {
       std::fputs((json_report(report, base.scenario, cand.scenario, paths).dump(2) + "\n").c_str(), stdout);

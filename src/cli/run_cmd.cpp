@@ -97,6 +97,21 @@ std::string summary_text(const schema::Result& result) {
 
 }  // namespace
 
+sim::RunOutput run_file(const sim::ScenarioFile& file, const Runtime& runtime, const data::LoadOptions& flags,
+                        const sim::RunOptions& options, std::vector<schema::ResultInput> inputs) {
+  engine::EngineRegistry engines;
+  runtime.register_engines(engines);
+  sim::RunContext context;
+  context.build = build_record();
+  context.inputs = std::move(inputs);
+  const std::unique_ptr<engine::Environment> env = runtime.environment(file, flags, context.data);
+  sim::Wiring wiring;
+  wiring.engines = &engines;
+  wiring.environment = env.get();
+  wiring.router = runtime.router;
+  return sim::run_scenario(file, wiring, options, context);
+}
+
 int run_main(std::span<const std::string_view> args, const Runtime& runtime, bool replay) {
   data::LoadOptions flags;
   std::vector<std::string_view> rest;
@@ -174,16 +189,6 @@ int run_main(std::span<const std::string_view> args, const Runtime& runtime, boo
       file.scenario.workload.replay->trace = std::filesystem::absolute(*trace_in).string();
       inputs.push_back(input("trace", *trace_in));
     }
-    engine::EngineRegistry engines;
-    runtime.register_engines(engines);
-    sim::RunContext context;
-    context.build = build_record();
-    context.inputs = inputs;
-    const std::unique_ptr<engine::Environment> env = runtime.environment(file, flags, context.data);
-    sim::Wiring wiring;
-    wiring.engines = &engines;
-    wiring.environment = env.get();
-    wiring.router = runtime.router;
     // A progress bar on stderr when it is a terminal (never into a file or pipe).
     const bool terminal = isatty(STDERR_FILENO) != 0;
     if (terminal) {
@@ -195,7 +200,7 @@ int run_main(std::span<const std::string_view> args, const Runtime& runtime, boo
                      static_cast<long long>(most));
       };
     }
-    sim::RunOutput run = sim::run_scenario(file, wiring, options, context);
+    sim::RunOutput run = run_file(file, runtime, flags, options, inputs);
     if (terminal) std::fputs("\n", stderr);
     if (runtime.selected) run.result.data.selected = runtime.selected(run.entries_used);
     const std::string json = schema::to_json(run.result).dump(2) + "\n";

@@ -16,6 +16,7 @@
 #include "data/loader.h"
 #include "schema/result.h"
 #include "sim/cluster/router_component.h"
+#include "sim/run/run.h"
 #include "sim/run/scenario_file.h"
 
 namespace blis::cli {
@@ -34,6 +35,11 @@ struct Runtime {
 
 // The production runtime of `blis`.
 Runtime production_runtime();
+
+// Runs a scenario file on the runtime's engines, router and environment (built for these data flags), with
+// the build record and `inputs` in the Result's context: what `blis run` and `blis compare` run.
+sim::RunOutput run_file(const sim::ScenarioFile& file, const Runtime& runtime, const data::LoadOptions& flags,
+                        const sim::RunOptions& options, std::vector<schema::ResultInput> inputs = {});
 
 // `blis run` (replay false) and `blis replay` (replay true: SCENARIO TRACE).
 int run_main(std::span<const std::string_view> args, const Runtime& runtime, bool replay = false);

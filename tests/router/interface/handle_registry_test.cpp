@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "contracts/router/runtime.h"
+#include "base_plugin.h"
 #include "router/epp/framework/interface/plugin/datakey.h"
 #include "router/epp/framework/interface/plugin/handle.h"
 #include "router/epp/framework/interface/plugin/plugin_state.h"
@@ -30,15 +31,7 @@ class NoDrawRuntime final : public Runtime {
   }
 };
 
-// basePlugin of plugins_test.go@71f4f099.
-class basePlugin : public virtual Plugin {
- public:
-  explicit basePlugin(fwkplugin::TypedName name) : name_(std::move(name)) {}
-  fwkplugin::TypedName TypedName() const override { return name_; }
-
- private:
-  fwkplugin::TypedName name_;
-};
+using test_support::basePlugin;  // plugins_test.go@71f4f099 basePlugin (base_plugin.h)
 
 // scorerInterface / scorerPlugin of handle_test.go: an interface with a method of its own.
 class scorerInterface : public virtual Plugin {

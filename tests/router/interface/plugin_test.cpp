@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base_plugin.h"
 #include "router/epp/framework/interface/plugin/datakey.h"
 #include "router/epp/framework/interface/plugin/plugin_state.h"
 #include "router/epp/framework/interface/plugin/plugins.h"
@@ -134,15 +135,8 @@ TEST(PluginStateTest, DeleteKey) {
   EXPECT_EQ("val2", std::any_cast<pluginTestDataPtr>(*val2)->value);
 }
 
-// basePlugin, consumerImpl and producerImpl of plugins_test.go@71f4f099.
-class basePlugin : public virtual Plugin {
- public:
-  explicit basePlugin(fwkplugin::TypedName name) : name_(std::move(name)) {}
-  fwkplugin::TypedName TypedName() const override { return name_; }
-
- private:
-  fwkplugin::TypedName name_;
-};
+// consumerImpl and producerImpl of plugins_test.go@71f4f099, on its basePlugin (base_plugin.h).
+using test_support::basePlugin;
 class consumerImpl final : public basePlugin, public ConsumerPlugin {
  public:
   consumerImpl(fwkplugin::TypedName name, DataKeyTypes consumes)
