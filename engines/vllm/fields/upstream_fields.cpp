@@ -10,11 +10,12 @@
 #include <stdexcept>
 
 #include "python/reader.h"
-#include "python_literal.h"
+#include "python/python_literal.h"
 
 namespace blis::vllm::fields {
 
 namespace fs = std::filesystem;
+using blis::pyread::python_literal;
 
 namespace {
 

@@ -11,7 +11,7 @@ import unittest
 
 GEN = os.path.abspath(sys.argv.pop(2)) if len(sys.argv) > 2 else ""
 ROOT = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else ".")
-CHECK = os.path.join(ROOT, "engines", "vllm", "surface", "check_surface.py")
+CHECK = os.path.join(ROOT, "tests", "fidelity", "check_surface.py")
 CASES = {  # known-bad list -> the finding the check must print
     "modelled-without-evidence.json": "evidence tests/vllm/core/no_such_scenario_test.cpp does not exist",
     "two-statuses.json": "has 2 statuses (refused, out_of_scope); X9 allows exactly one",

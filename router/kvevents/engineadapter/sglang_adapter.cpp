@@ -7,6 +7,7 @@
 
 #include "router/kvevents/engineadapter/common.h"
 #include "router/kvevents/engineadapter/msgpack.h"
+#include "router/kvevents/engineadapter/vllm_adapter.h"
 
 namespace blis::router::engineadapter {
 
@@ -93,14 +94,9 @@ void checkPadded(const std::vector<Any>& fields, int expectedCount, const std::s
     throw err("failed to decode " + what + " event: msgpack: number of fields in array-encoded struct has changed");
 }
 
-// pkg/kvevents/engineadapter/sglang_adapter.go@71f4f099 SGLangAdapter.convertBlockStoredEvent
-kvevents::GenericEvent convertBlockStoredEvent(std::string_view rawEventBytes) {
-  std::vector<Any> fields;
-  try {
-    fields = unmarshalSlice(rawEventBytes);
-  } catch (const std::runtime_error& e) {
-    throw err(std::string("failed to decode BlockStored event: ") + e.what());
-  }
+// pkg/kvevents/engineadapter/sglang_adapter.go@71f4f099 SGLangAdapter.convertBlockStoredEvent, from the
+// decoded array's items on (the unmarshal is convertBlockStoredEvent's first step below).
+kvevents::GenericEvent convertBlockStoredFields(std::vector<Any> fields) {
   if (static_cast<int>(fields.size()) < sglangBlockStoredMinFields)
     throw err("BlockStored event has too few fields: " + std::to_string(fields.size()) + " (minimum " +
               std::to_string(sglangBlockStoredMinFields) + ")");
@@ -135,14 +131,20 @@ kvevents::GenericEvent convertBlockStoredEvent(std::string_view rawEventBytes) {
   return ev;
 }
 
-// pkg/kvevents/engineadapter/sglang_adapter.go@71f4f099 SGLangAdapter.convertBlockRemovedEvent
-kvevents::GenericEvent convertBlockRemovedEvent(std::string_view rawEventBytes) {
+// pkg/kvevents/engineadapter/sglang_adapter.go@71f4f099 SGLangAdapter.convertBlockStoredEvent
+kvevents::GenericEvent convertBlockStoredEvent(std::string_view rawEventBytes) {
   std::vector<Any> fields;
   try {
     fields = unmarshalSlice(rawEventBytes);
   } catch (const std::runtime_error& e) {
-    throw err(std::string("failed to decode BlockRemoved event: ") + e.what());
+    throw err(std::string("failed to decode BlockStored event: ") + e.what());
   }
+  return convertBlockStoredFields(std::move(fields));
+}
+
+// pkg/kvevents/engineadapter/sglang_adapter.go@71f4f099 SGLangAdapter.convertBlockRemovedEvent, from the
+// decoded array's items on.
+kvevents::GenericEvent convertBlockRemovedFields(std::vector<Any> fields) {
   if (static_cast<int>(fields.size()) < sglangBlockRemovedMinFields)
     throw err("BlockRemoved event has too few fields: " + std::to_string(fields.size()) + " (minimum " +
               std::to_string(sglangBlockRemovedMinFields) + ")");
@@ -159,6 +161,86 @@ kvevents::GenericEvent convertBlockRemovedEvent(std::string_view rawEventBytes) 
   }
   ev.BlockHashes = convertBlockHashes(blockHashes == nullptr ? std::vector<Any>{} : *blockHashes);
   return ev;
+}
+
+// pkg/kvevents/engineadapter/sglang_adapter.go@71f4f099 SGLangAdapter.convertBlockRemovedEvent
+kvevents::GenericEvent convertBlockRemovedEvent(std::string_view rawEventBytes) {
+  std::vector<Any> fields;
+  try {
+    fields = unmarshalSlice(rawEventBytes);
+  } catch (const std::runtime_error& e) {
+    throw err(std::string("failed to decode BlockRemoved event: ") + e.what());
+  }
+  return convertBlockRemovedFields(std::move(fields));
+}
+
+// Original to BLIS: a block hash as SGLang's encoder writes it. SGLang's hashes are signed 64-bit integers
+// (mem_cache/utils.py hash_str_to_int64 at the SGLang pin) and msgspec writes an int in its smallest form
+// (positive fixint, uint8..uint64; negative fixint, int8..int64); a typed hash holds the same 64 bits
+// unsigned, so one at or above 2**63 is the negative integer SGLang sends. (Go's decoder gives the small
+// forms their own types, which getHashAsUint64 refuses, as upstream does.)
+Any sglangWireHash(const engine::KvBlockHash& h) {
+  if (const auto* b = std::get_if<std::string>(&h)) return Any::Bin(*b);
+  const std::uint64_t u = std::get<std::uint64_t>(h);
+  if (u >= (std::uint64_t{1} << 63)) {
+    const auto x = static_cast<std::int64_t>(u);
+    if (x >= -128) return Any::I64(x, Any::Kind::Int8);
+    if (x >= -32768) return Any::I64(x, Any::Kind::Int16);
+    if (x >= -2147483648LL) return Any::I64(x, Any::Kind::Int32);
+    return Any::I64(x, Any::Kind::Int64);
+  }
+  if (u < 0x80) return Any::I64(static_cast<std::int64_t>(u), Any::Kind::Int8);
+  if (u < 0x100) return Any::U64(u, Any::Kind::Uint8);
+  if (u < 0x10000) return Any::U64(u, Any::Kind::Uint16);
+  if (u <= 0xffffffffULL) return Any::U64(u, Any::Kind::Uint32);
+  return Any::U64(u, Any::Kind::Uint64);
+}
+
+// Original to BLIS: a helper of sglangWireFields (a list of hashes as SGLang writes them).
+Any sglangWireHashes(const std::vector<engine::KvBlockHash>& hs) {
+  std::vector<Any> out;
+  out.reserve(hs.size());
+  for (const auto& h : hs) out.push_back(sglangWireHash(h));
+  return Any::Arr(std::move(out));
+}
+
+// Original to BLIS: the items SGLang's encoder writes for a typed event (disaggregation/kv_events.py at the
+// SGLang pin: KVCacheEvent is array_like with tag=True, so [tag, fields...]): BlockStored [tag,
+// block_hashes, parent_block_hash, token_ids, block_size, lora_id, medium], BlockRemoved [tag,
+// block_hashes, medium], AllBlocksCleared [tag]. These are the first items of wireFields' layout, with the
+// hashes as sglangWireHash writes them; a typed event holding a field SGLang's events do not have is
+// refused, naming it, rather than dropped.
+std::vector<Any> sglangWireFields(const engine::KvEvent& event) {
+  std::vector<Any> fields = wireFields(event);
+  if (const auto* e = std::get_if<engine::KvBlockStored>(&event)) {
+    fields[1] = sglangWireHashes(e->block_hashes);
+    if (e->parent_block_hash) fields[2] = sglangWireHash(*e->parent_block_hash);
+  } else if (const auto* e = std::get_if<engine::KvBlockRemoved>(&event)) {
+    fields[1] = sglangWireHashes(e->block_hashes);
+  }
+  std::size_t keep = 1;
+  if (const auto* e = std::get_if<engine::KvBlockStored>(&event)) {
+    keep = 7;
+    const char* extra = e->lora_name ? "lora_name" : e->extra_keys ? "extra_keys" : e->group_idx ? "group_idx"
+                        : e->kv_cache_spec_kind ? "kv_cache_spec_kind"
+                        : e->kv_cache_spec_sliding_window ? "kv_cache_spec_sliding_window" : nullptr;
+    if (extra != nullptr) throw err(std::string("BlockStored: SGLang's events have no ") + extra + " field");
+  } else if (const auto* e = std::get_if<engine::KvBlockRemoved>(&event)) {
+    if (e->group_idx) throw err("BlockRemoved: SGLang's events have no group_idx field");
+    keep = 2;  // wireFields writes [tag, block_hashes, medium, group_idx]
+    fields.resize(3);
+    return fields;
+  }
+  fields.resize(keep);
+  return fields;
+}
+
+// Original to BLIS: one typed event through decodeEvent's converters (see ParseTyped).
+kvevents::GenericEvent convertTyped(const engine::KvEvent& event) {
+  if (std::holds_alternative<engine::KvAllBlocksCleared>(event)) return kvevents::AllBlocksClearedEvent{};
+  std::vector<Any> fields = sglangWireFields(event);
+  if (std::holds_alternative<engine::KvBlockStored>(event)) return convertBlockStoredFields(std::move(fields));
+  return convertBlockRemovedFields(std::move(fields));
 }
 }  // namespace
 
@@ -206,10 +288,24 @@ kvevents::ParsedMessage SGLangAdapter::ParseMessage(const kvevents::RawMessage& 
   return out;
 }
 
-// Original to BLIS: see sglang_adapter.h.
+// Original to BLIS: see sglang_adapter.h. As ParseMessage: the topic's pod and model, and every event through
+// decodeEvent's converters from the items SGLang's encoder writes (sglangWireFields), whose failure fails the
+// message ("failed to decode SGLang event: ...").
 kvevents::ParsedMessage SGLangAdapter::ParseTyped(const engine::KvEventMessage& msg) const {
-  throw std::runtime_error("a typed KV-event message (topic '" + msg.topic +
-                           "') has no SGLang encoding: no engine of the simulator publishes SGLang's events yet");
+  auto [podID, modelName] = parseTopic(msg.topic);
+  kvevents::ParsedMessage out;
+  out.batch.Events.reserve(msg.events.size());
+  for (const auto& e : msg.events) {
+    try {
+      out.batch.Events.push_back(convertTyped(e));
+    } catch (const std::runtime_error& ex) {
+      throw err(std::string("failed to decode SGLang event: ") + ex.what());
+    }
+  }
+  out.batch.Timestamp = msg.ts;
+  out.podID = podID;
+  out.modelName = modelName;
+  return out;
 }
 
 }  // namespace blis::router::engineadapter

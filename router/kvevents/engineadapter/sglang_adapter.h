@@ -28,9 +28,11 @@ class SGLangAdapter final : public kvevents::EngineAdapter {
   kvevents::ParsedMessage ParseMessage(const kvevents::RawMessage& msg) const override;
   // pkg/kvevents/engineadapter/common.go@71f4f099 decodeEvent with the SGLang converters
   kvevents::GenericEvent decodeEvent(std::string_view rawEventBytes) const;
-  // Original to BLIS: no engine of the simulator publishes SGLang's events yet (the SGLang port is to come), so
-  // a typed message has no SGLang encoding to read: throws std::runtime_error saying so (the host refuses a
-  // precise-prefix producer of engine type "sglang" before the run).
+  // Original to BLIS: a typed message as ParseMessage reads the bytes SGLang's publisher sends for it: each
+  // event's array items as SGLang's msgspec encoder writes them ([tag, block_hashes, parent_block_hash,
+  // token_ids, block_size, lora_id, medium] for BlockStored, [tag, block_hashes, medium] for BlockRemoved)
+  // through the same converters. A typed event holding a field SGLang's events lack (lora_name,
+  // extra_keys, group_idx, the kv_cache_spec fields) throws std::runtime_error naming it.
   kvevents::ParsedMessage ParseTyped(const engine::KvEventMessage& msg) const override;
 };
 

@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 ROOT = os.path.abspath(sys.argv.pop(1) if len(sys.argv) > 1 else ".")
-REPORT = os.path.join(ROOT, "tests", "vllm", "fidelity", "report.py")
+REPORT = os.path.join(ROOT, "tests", "fidelity", "report.py")
 C8 = "0123abcd"  # a stand-in commit: the report reads the commit from upstream_tests.json
 
 
@@ -66,6 +66,23 @@ class Report(unittest.TestCase):
         self.assertIn(f"tests/v1/core/test_a.py@{C8}: total 2, transcribed 1, not_applicable 1, pending 0", p.stdout)
         self.assertIn("all: total 3, transcribed 1, not_applicable 1, pending 1", p.stdout)
 
+    def test_engine_flag_reads_that_engines_manifests_and_tests(self):
+        # --engine sglang: engines/sglang/fidelity/ and tests/sglang/; the vLLM tree beside it is not read.
+        root = tree(self.tmp, {"test_a": GOOD_A, "test_b": GOOD_B}, GTESTS)
+        os.rename(os.path.join(root, "engines", "vllm"), os.path.join(root, "engines", "sglang"))
+        p = run(root, "--engine", "sglang")
+        self.assertEqual(p.returncode, 1, p.stdout)  # tests/sglang/ is missing: nothing defines BlockPool.One
+        self.assertIn("BlockPool.One is no TEST/TEST_F/TEST_P(Suite, Name) under tests/sglang/", p.stdout)
+        os.rename(os.path.join(root, "tests", "vllm"), os.path.join(root, "tests", "sglang"))
+        p = run(root, "--engine", "sglang")
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertIn("all: total 3, transcribed 1, not_applicable 1, pending 1", p.stdout)
+        os.makedirs(os.path.join(root, "docs"))
+        p = run(root, "--engine", "sglang", "--markdown")
+        self.assertEqual(p.returncode, 0, p.stdout)
+        with open(os.path.join(root, "docs", "sglang-transcriptions.md")) as f:
+            self.assertIn("# SGLang test transcriptions", f.read())
+
     def check_fails(self, manifests, expect, gtests=GTESTS):
         p = run(tree(self.tmp, manifests, gtests))
         self.assertEqual(p.returncode, 1, p.stdout)
@@ -84,7 +101,7 @@ class Report(unittest.TestCase):
 
     def test_function_upstream_lacks(self):
         self.check_fails({"test_a": GOOD_A + "  - {name: test_four, status: pending, reason: x}\n", "test_b": GOOD_B},
-                         "test_four is no module-level test function")
+                         "test_four is no test function")
 
     def test_unknown_gtest(self):
         self.check_fails({"test_a": GOOD_A, "test_b": GOOD_B}, "Fixture.Two is no TEST/TEST_F/TEST_P",
