@@ -136,4 +136,24 @@ msgpackEventBatch decodeEventBatch(std::string_view payload) {
   return b;
 }
 
+// Original to BLIS: a non-negative integer as its minimal msgpack encoding decodes (positive fixint: int8;
+// then uint8, uint16, uint32, uint64).
+kvblock::Any wireUint(std::uint64_t x) {
+  if (x < 0x80) return kvblock::Any::I64(static_cast<std::int64_t>(x), kvblock::Any::Kind::Int8);
+  if (x < 0x100) return kvblock::Any::U64(x, kvblock::Any::Kind::Uint8);
+  if (x < 0x10000) return kvblock::Any::U64(x, kvblock::Any::Kind::Uint16);
+  if (x <= 0xffffffffULL) return kvblock::Any::U64(x, kvblock::Any::Kind::Uint32);
+  return kvblock::Any::U64(x, kvblock::Any::Kind::Uint64);
+}
+
+// Original to BLIS: any integer as its minimal msgpack encoding decodes (negative fixint and int8: int8; then
+// int16, int32, int64).
+kvblock::Any wireInt(std::int64_t x) {
+  if (x >= 0) return wireUint(static_cast<std::uint64_t>(x));
+  if (x >= -128) return kvblock::Any::I64(x, kvblock::Any::Kind::Int8);
+  if (x >= -32768) return kvblock::Any::I64(x, kvblock::Any::Kind::Int16);
+  if (x >= -2147483648LL) return kvblock::Any::I64(x, kvblock::Any::Kind::Int32);
+  return kvblock::Any::I64(x, kvblock::Any::Kind::Int64);
+}
+
 }  // namespace blis::router::engineadapter

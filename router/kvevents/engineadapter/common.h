@@ -49,4 +49,10 @@ struct msgpackEventBatch {
 };
 msgpackEventBatch decodeEventBatch(std::string_view payload);
 
+// Original to BLIS: an integer as the value its smallest msgpack form decodes to (positive fixint: int8;
+// then uint8, uint16, uint32, uint64; negative fixint and int8: int8; then int16, int32, int64), which is
+// how msgspec writes ints; the adapters' typed paths build the items an engine's encoder would write.
+kvblock::Any wireUint(std::uint64_t x);
+kvblock::Any wireInt(std::int64_t x);
+
 }  // namespace blis::router::engineadapter

@@ -181,19 +181,7 @@ kvevents::GenericEvent convertBlockRemovedEvent(std::string_view rawEventBytes) 
 // forms their own types, which getHashAsUint64 refuses, as upstream does.)
 Any sglangWireHash(const engine::KvBlockHash& h) {
   if (const auto* b = std::get_if<std::string>(&h)) return Any::Bin(*b);
-  const std::uint64_t u = std::get<std::uint64_t>(h);
-  if (u >= (std::uint64_t{1} << 63)) {
-    const auto x = static_cast<std::int64_t>(u);
-    if (x >= -128) return Any::I64(x, Any::Kind::Int8);
-    if (x >= -32768) return Any::I64(x, Any::Kind::Int16);
-    if (x >= -2147483648LL) return Any::I64(x, Any::Kind::Int32);
-    return Any::I64(x, Any::Kind::Int64);
-  }
-  if (u < 0x80) return Any::I64(static_cast<std::int64_t>(u), Any::Kind::Int8);
-  if (u < 0x100) return Any::U64(u, Any::Kind::Uint8);
-  if (u < 0x10000) return Any::U64(u, Any::Kind::Uint16);
-  if (u <= 0xffffffffULL) return Any::U64(u, Any::Kind::Uint32);
-  return Any::U64(u, Any::Kind::Uint64);
+  return wireInt(static_cast<std::int64_t>(std::get<std::uint64_t>(h)));
 }
 
 // Original to BLIS: a helper of sglangWireFields (a list of hashes as SGLang writes them).
@@ -227,9 +215,7 @@ std::vector<Any> sglangWireFields(const engine::KvEvent& event) {
     if (extra != nullptr) throw err(std::string("BlockStored: SGLang's events have no ") + extra + " field");
   } else if (const auto* e = std::get_if<engine::KvBlockRemoved>(&event)) {
     if (e->group_idx) throw err("BlockRemoved: SGLang's events have no group_idx field");
-    keep = 2;  // wireFields writes [tag, block_hashes, medium, group_idx]
-    fields.resize(3);
-    return fields;
+    keep = 3;  // wireFields writes [tag, block_hashes, medium, group_idx]
   }
   fields.resize(keep);
   return fields;

@@ -112,26 +112,6 @@ kvevents::GenericEvent decodeVLLMFields(const std::vector<Any>& fields) {
   throw err("unknown vLLM event tag: " + tag);
 }
 
-// Original to BLIS: a non-negative integer as its minimal msgpack encoding decodes (positive fixint: int8;
-// then uint8, uint16, uint32, uint64).
-Any wireUint(std::uint64_t x) {
-  if (x < 0x80) return Any::I64(static_cast<std::int64_t>(x), Any::Kind::Int8);
-  if (x < 0x100) return Any::U64(x, Any::Kind::Uint8);
-  if (x < 0x10000) return Any::U64(x, Any::Kind::Uint16);
-  if (x <= 0xffffffffULL) return Any::U64(x, Any::Kind::Uint32);
-  return Any::U64(x, Any::Kind::Uint64);
-}
-
-// Original to BLIS: any integer as its minimal msgpack encoding decodes (negative fixint and int8: int8; then
-// int16, int32, int64).
-Any wireInt(std::int64_t x) {
-  if (x >= 0) return wireUint(static_cast<std::uint64_t>(x));
-  if (x >= -128) return Any::I64(x, Any::Kind::Int8);
-  if (x >= -32768) return Any::I64(x, Any::Kind::Int16);
-  if (x >= -2147483648LL) return Any::I64(x, Any::Kind::Int32);
-  return Any::I64(x, Any::Kind::Int64);
-}
-
 // Original to BLIS: a block hash as encoded (bytes as bin, an integer as an unsigned integer).
 Any wireHash(const engine::KvBlockHash& h) {
   if (const auto* b = std::get_if<std::string>(&h)) return Any::Bin(*b);
