@@ -11,6 +11,7 @@
 #include <memory>
 
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,16 +92,11 @@ class ConfiguredRouter final : public Router {
     // configuration holding one is refused rather than routed to its decode endpoint alone.
     for (const auto& [name, p] : handle_.GetAllPluginsWithNames()) {
       // Original to BLIS: the precise prefix-cache plugins subscribe to the engines' KV events, which the host
-      // delivers to each distinct producer (a scorer's own, or the producer it shares). The simulator's engines
-      // publishing KV events are vLLM's: a producer decoding another engine type's events is refused.
+      // delivers to each distinct producer (a scorer's own, or the producer it shares). Both engine ports
+      // publish them (engineType 'vllm' and 'sglang'); the producer's adapter decodes them as llm-d's does.
       std::shared_ptr<preciseprefixcache::Producer> producer = std::dynamic_pointer_cast<preciseprefixcache::Producer>(p);
       if (auto scorer = std::dynamic_pointer_cast<preciseprefixcachescorer::Plugin>(p)) producer = scorer->Producer();
       if (producer) {
-        if (producer->kvEventsConfig.EngineType == engineadapter::EngineTypeSGLang) {
-          throw std::invalid_argument("plugin '" + name + "' (type: '" + p->TypedName().Type + "'): kvEventsConfig.engineType '" +
-                                      producer->kvEventsConfig.EngineType +
-                                      "': the simulator's engines that publish KV events are vLLM's (engineType 'vllm')");
-        }
         if (std::find(kvSubscribers_.begin(), kvSubscribers_.end(), producer) == kvSubscribers_.end()) {
           kvSubscribers_.push_back(producer);
         }
@@ -187,7 +183,12 @@ class ConfiguredRouter final : public Router {
       }
       x.endpoint->UpdateMetadata(meta);
       metrics::Error err = metricsExtractor_->Extract(metrics::PollInput{families, *x.endpoint, runtime_->now_us()});
-      if (err) throw std::runtime_error("router: core-metrics-extractor on " + e.name + ": " + *err);
+      // pkg/epp/datalayer/runtime.go@71f4f099: an extractor's error is logged ("endpoint extractor failed") and
+      // the metrics it could read stay updated. The port records each distinct error once as a warning.
+      if (err && extractorErrors_.insert(*err).second) {
+        settings_.Warnings.push_back("router: core-metrics-extractor failed (first on " + e.name + "): " + *err +
+                                     "; llm-d logs this at every scrape and keeps the metrics it could read");
+      }
       x.valid = true;
       x.published_us = e.published_us;
       x.sequence = e.sequence;
@@ -315,6 +316,7 @@ class ConfiguredRouter final : public Router {
   std::map<std::string, std::shared_ptr<fwksched::InferenceRequest>> inFlight_;  // routed, response not ended
   std::vector<std::string> types_;
   Settings settings_;
+  std::set<std::string> extractorErrors_;  // distinct extractor errors, each warned once
 };
 
 }  // namespace

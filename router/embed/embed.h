@@ -24,7 +24,8 @@ std::unique_ptr<Router> New(const std::optional<std::string>& config, const std:
                             Runtime& runtime);
 
 // The settings of a router New returned that the host applies (llm-d's runner applies them to its data layer),
-// and the warnings of its start-up (deprecations, ignored configuration sections, flags accepted without effect).
+// and its warnings: the start-up's (deprecations, ignored configuration sections, flags accepted without effect)
+// and, as the run goes, each distinct error the metrics extractor met (llm-d logs those and carries on).
 struct Settings {
   std::int64_t RefreshMetricsIntervalNs = 0;     // --refresh-metrics-interval (default 50ms)
   std::int64_t MetricsStalenessThresholdNs = 0;  // --metrics-staleness-threshold (default 2s)

@@ -13,7 +13,9 @@ import unittest
 BLIS, RUNNER, ROOT = sys.argv[1], sys.argv[2], sys.argv[3]
 with open(os.path.join(ROOT, "versions.yaml"), encoding="utf-8") as _f:
     # The vLLM release this build ports, as versions.yaml pins it (X23: the one place it is written).
-    VLLM_RELEASE = [l.split("release:")[1].split(",")[0].strip().strip('"') for l in _f if l.strip().startswith("vllm:")][0]
+    _lines = _f.readlines()
+    VLLM_RELEASE = [l.split("release:")[1].split(",")[0].strip().strip('"') for l in _lines if l.strip().startswith("vllm:")][0]
+    SGLANG_RELEASE = [l.split("release:")[1].split(",")[0].strip().strip('"') for l in _lines if l.strip().startswith("sglang:")][0]
 GOLDEN = os.path.join(ROOT, "tests", "golden", "scenarios")
 
 
@@ -57,10 +59,11 @@ class ProductionRun(unittest.TestCase):
     def test_an_engine_kind_this_build_lacks_is_refused_by_name(self):
         with tempfile.TemporaryDirectory() as tmp:
             with open(os.path.join(GOLDEN, "two-replicas-poisson.yaml"), encoding="utf-8") as f:
-                text = f.read().replace("kind: reference\n      version: \"1\"", "kind: sglang\n      version: \"0.5.18\"")
+                text = f.read().replace("kind: reference\n      version: \"1\"", "kind: trtllm\n      version: \"1.0\"")
             out = run(BLIS, "run", self.scenario(tmp, text))
             self.assertEqual(out.returncode, 1)
-            self.assertIn("no engine of kind 'sglang' is registered (registered: vllm %s)" % VLLM_RELEASE, out.stderr)
+            self.assertIn("no engine of kind 'trtllm' is registered (registered: sglang %s, vllm %s)"
+                          % (SGLANG_RELEASE, VLLM_RELEASE), out.stderr)
             self.assertEqual(out.stdout, "")
 
     def test_a_vllm_run_and_its_summary(self):

@@ -155,6 +155,8 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
                                          pub.prefix_cache_queries, pub.prefix_cache_hits});
   }
   out.stats = coordinator.stats();
+  // The router's warnings again at the end: the start-up's, and what it met while running (an extractor's errors).
+  out.router_warnings = picker->warnings();
   return out;
 }
 

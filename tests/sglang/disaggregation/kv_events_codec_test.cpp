@@ -110,6 +110,15 @@ TEST(SglKvEventsCodec, TypedMessageKeepsTheHashBitsAndRefusesWhatTheContractLack
   EXPECT_THROW(sg::to_contract("t", 0, b), std::invalid_argument);
   b.events = {stored()};
   EXPECT_NO_THROW(sg::to_contract("t", 0, b));
+  // A token id past int32 is refused, never wrapped; the largest int32 passes.
+  sg::BlockStored wide = stored();
+  wide.token_ids = {std::int64_t{2147483648}};
+  b.events = {wide};
+  EXPECT_THROW(sg::to_contract("t", 0, b), std::invalid_argument);
+  wide.token_ids = {std::int64_t{2147483647}};
+  b.events = {wide};
+  EXPECT_EQ(std::get<eng::KvBlockStored>(sg::to_contract("t", 0, b).events.at(0)).token_ids,
+            (std::vector<std::int32_t>{2147483647}));
 }
 
 }  // namespace

@@ -12,40 +12,14 @@
 #include <vector>
 
 #include "contracts/engine/engine.h"
-#include "data/loader.h"
-#include "data/validators.h"
-#include "sim/environment.h"
-#include "sim/wiring/cluster.h"
+#include "tests/sim/embedded_environment.h"
 #include "v1/engine/core.h"
 
 namespace blis::vllm::test {
 
-inline const data::DataSet& embedded() {
-  static const data::DataSet d = [] {
-    data::LoadOutcome out = data::load({}, data::standard_validators());
-    if (!out.ok()) throw std::runtime_error(out.diagnostics.text());
-    return std::move(*out.data);
-  }();
-  return d;
-}
-
-inline const sim::SubstrateEnvironment& environment() {
-  static const sim::SubstrateEnvironment env = [] {
-    schema::ScenarioCluster c;
-    c.chip = "H100-SXM";
-    c.nodes = units::Count{1};
-    c.gpus_per_node = units::Count{8};
-    return sim::SubstrateEnvironment(embedded(), sim::cluster_topology(c, embedded()));
-  }();
-  return env;
-}
-
-inline doc::Node scalar(std::string s) {
-  doc::Node n;
-  n.kind = doc::Kind::Scalar;
-  n.scalar = std::move(s);
-  return n;
-}
+using test_support::embedded;
+using test_support::environment;
+using test_support::scalar;
 
 // An EngineCore for Llama-3.1-8B on one H100 with the given `vllm serve` arguments (model and a 4096-token
 // max-model-len are added).

@@ -5,6 +5,7 @@
 #include "srt/disaggregation/kv_events_codec.h"
 
 #include <bit>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <variant>
@@ -156,7 +157,11 @@ engine::KvEventMessage to_contract(std::string_view topic, std::uint64_t seq, co
       for (const EventToken& t : e->token_ids) {
         if (!std::holds_alternative<std::int64_t>(t))
           throw std::invalid_argument("BlockStored: a bigram token pair has no field in the engine contract's KV events");
-        s.token_ids.push_back(static_cast<std::int32_t>(std::get<std::int64_t>(t)));
+        const std::int64_t id = std::get<std::int64_t>(t);
+        if (id < std::numeric_limits<std::int32_t>::min() || id > std::numeric_limits<std::int32_t>::max())
+          throw std::invalid_argument("BlockStored: token id " + std::to_string(id) +
+                                      " does not fit the engine contract's 32-bit token ids");
+        s.token_ids.push_back(static_cast<std::int32_t>(id));
       }
       s.block_size = e->block_size;
       s.lora_id = e->lora_id;

@@ -5,6 +5,7 @@
 #include "srt/managers/schedule_batch.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace blis::sglang {
@@ -106,37 +107,53 @@ void Req::reset_for_retract() {
   inflight_middle_chunks = 0;
   mamba_pool_idx.reset();
   mamba_branching_seqlen.reset();
+  already_computed = 0;
+  if (kv.has_value()) throw std::logic_error("reset_for_retract: expect it is already released (" + rid + ")");
+  kv_committed_len = 0;
+  extend_batch_idx = 0;
+  decode_batch_idx = 0;
 }
 
-// schedule_batch.py@71de97b2 ScheduleBatch.release_req: the request reset only (see the header).
-void ScheduleBatch::release_req(std::size_t idx, std::int64_t /*remaining_req_count*/,
-                                const ServerArgs& /*server_args*/) {
-  reqs.at(idx)->reset_for_retract();
-}
-
-// schedule_batch.py@71de97b2 ScheduleBatch.filter_batch (the request list).
-void ScheduleBatch::filter_batch(const std::optional<std::vector<Req*>>& chunked_req_to_exclude,
-                                 const std::optional<std::vector<std::size_t>>& keep_indices) {
-  std::vector<std::size_t> keep;
-  if (!keep_indices.has_value()) {
-    for (std::size_t i = 0; i < reqs.size(); ++i) {
-      const bool excluded = chunked_req_to_exclude.has_value() &&
-                            std::find(chunked_req_to_exclude->begin(), chunked_req_to_exclude->end(), reqs[i]) !=
-                                chunked_req_to_exclude->end();
-      if (!reqs[i]->finished() && !excluded) keep.push_back(i);
-    }
-  } else {
-    keep = *keep_indices;
-  }
-  if (keep.empty()) {
-    reqs.clear();
+// schedule_batch.py@71de97b2 Req.update_finish_state: to_finish, then the token check
+// (_check_token_based_finish over eos_token_ids, unless ignore_eos), then the length check. The port's
+// stop tokens are the model's EOS only (no stop_token_ids, stop strings or grammar).
+void Req::update_finish_state(std::int64_t new_accepted_len) {
+  if (finished()) return;
+  if (to_finish) {
+    finished_reason = std::move(to_finish);
+    to_finish.reset();
     return;
   }
-  if (keep.size() == reqs.size()) return;
-  std::vector<Req*> kept;
-  kept.reserve(keep.size());
-  for (std::size_t i : keep) kept.push_back(reqs.at(i));
-  reqs = std::move(kept);
+  const auto n = static_cast<std::int64_t>(output_ids.size());
+  const std::int64_t max_new_tokens = sampling_params.max_new_tokens;
+  if (!sampling_params.ignore_eos) {
+    for (std::int64_t i = std::max<std::int64_t>(0, n - new_accepted_len); i < n; ++i) {
+      if (eos_token_ids.contains(output_ids[static_cast<std::size_t>(i)])) {
+        finished_reason = "stop";  // FINISH_MATCHED_TOKEN
+        finished_len = i + 1;
+        // _cap_finished_len_at_max_new_tokens
+        if (*finished_len > max_new_tokens) {
+          finished_reason = "length";
+          finished_len = max_new_tokens;
+        }
+        return;
+      }
+    }
+  }
+  if (n >= max_new_tokens) {
+    finished_reason = "length";  // FINISH_LENGTH
+    finished_len = max_new_tokens;
+  }
 }
+
+// schedule_batch.py@71de97b2 Req.set_finish_with_abort.
+void Req::set_finish_with_abort(const std::string& error_msg) {
+  origin_input_ids = TokenIds{0};  // one token, to skip the long prefill
+  return_logprob = false;
+  logprob_start_len = -1;
+  to_finish = "abort";  // FINISH_ABORT(error_msg, BAD_REQUEST)
+  abort_message = error_msg;
+}
+
 
 }  // namespace blis::sglang

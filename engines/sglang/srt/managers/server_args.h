@@ -16,6 +16,8 @@ struct ServerArgs {
   bool schedule_low_priority_values_first = false;
   // server_args.py@71de97b2 ServerArgs.disaggregation_mode (default "null"; "decode" offloads retracted KV).
   std::string disaggregation_mode = "null";
+  // server_args.py@71de97b2 ServerArgs.retraction_policy (default "length"; "priority" orders by priority).
+  std::string retraction_policy = "length";
 };
 
 }  // namespace blis::sglang

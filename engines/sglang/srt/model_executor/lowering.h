@@ -181,9 +181,43 @@ std::optional<std::int64_t> padded_decode_batch_size(const std::vector<std::int6
 // MHATokenToKVPool (bytes_per_page = page_size x kv_cell_size), the captured graphs (the decode runner's full
 // graphs at decode_capture_batch_sizes(max_running_requests), one query token per request; the prefill runner's
 // breakable graphs at the prefill token buckets, launched piecewise around attention) and in_flight (2 with the
-// overlap schedule, else 1). The model walk is not ported: layers, weights, buffers, host and profiling_step are
-// left unstated. max_running_requests is the pool's (memory_pool / kv_budget).
+// overlap schedule, else 1). The model walk is not part of it: layers, weights, buffers, host and profiling_step
+// are left unstated (lower() below completes the plan). max_running_requests is the pool's (memory_pool / kv_budget).
 engine::plan::PoolPlan lower_policies(const schema::Graph& graph, const schema::Chip& chip, const LoweringConfig& cfg,
                                       const ResolvedServerArgs& args, std::int64_t max_running_requests);
+
+// --- The plan (phase 1, complete but for kv_budget) ---
+
+// lower_policies' plan completed with the model walk (lowering_layers.cpp, lowering_weights.cpp,
+// lowering_launch.cpp): one lowered layer per primitive of each graph layer as the pinned model files run it
+// (models/llama.py and mixtral.py's decoder layers: RMSNorm, QKVParallelLinear, rotary, the KV cache write, the
+// resolved attention backend's prefill and decode kernels, o_proj, the TP all-reduce, the dense MLP or the fused
+// MoE Triton runner), the model-level embedding, final norm, LM head, logits all-gather and sampler; the resident
+// weights of every graph tensor as SGLang's parallel linear layers shard them over tp; the engine buffers
+// (ReqToTokenPool); the host work; and the profiling step (see lowering_launch.cpp: SGLang runs no profiling
+// forward). kv_budget stays absent (kv_budget above fills it). cfg.capability must be given. Refuses by name
+// (std::invalid_argument "... is not modelled by this port: <reason>") every graph feature it does not lower:
+// MLA, windows, sinks, sparse indexers, recurrent or empty mixers, QK norms, output gates, asymmetric value heads,
+// quantised or non-16-bit weights, biases other than the QKV projection's, shared or grouped-routing experts,
+// a MoE block on SM100 (whose runner a model-specific override picks) and activations other than SiLU.
+engine::plan::PoolPlan lower(const schema::Graph& graph, const schema::Chip& chip, const LoweringConfig& cfg,
+                             const ResolvedServerArgs& args, std::int64_t max_running_requests);
+
+// The launched shape of one step on the plan lower() wrote (one rank, pp 1), as the pinned model runner picks it
+// (model_runner.py ModelRunner.forward's dispatch, runner/decode_cuda_graph_runner.py can_run_graph and
+// runner/prefill_cuda_graph_runner.py PrefillCudaGraphRunner.can_run_graph / can_replay_locally):
+//   forward_mode "decode": num_reqs requests of one query token each (max_query_len 1, num_tokens == num_reqs);
+//     the decode runner's full graph at padded_decode_batch_size of the plan's decode buckets when it can run
+//     (launch full_graph, tokens = requests = the padded batch size), otherwise eager.
+//   forward_mode "extend" or "mixed" (ForwardMode.is_extend includes MIXED, and the prefill runner replays a
+//     MIXED batch as EXTEND): the prefill runner's breakable graph when the plan captured token buckets, num_tokens
+//     is at most the largest bucket and the bucket it pads to (bisect_left) is at most twice num_tokens
+//     (_MAX_PREFILL_CUDA_GRAPH_PADDING_FACTOR): launch piecewise at the padded token count, requests unpadded,
+//     every attention layer eager between the captured segments; otherwise eager.
+// The step is assumed to ask no logprobs, embeddings or LoRA (the eligibility tests that read them pass).
+// Throws std::invalid_argument for an unknown mode or inconsistent counts.
+schema::StepShapePaddedShape padded_launch(const engine::plan::PoolPlan& plan, std::int64_t num_tokens,
+                                           std::int64_t num_reqs, std::int64_t max_query_len,
+                                           const std::string& forward_mode);
 
 }  // namespace blis::sglang::model_executor
