@@ -23,21 +23,10 @@ namespace blis {
 namespace {
 
 using test_support::environment;
-using test_support::scalar;
 
 std::unique_ptr<engine::Engine> build(const std::string& kind, const std::string& version,
                                       std::vector<std::pair<std::string, std::string>> args) {
-  engine::Spec spec;
-  spec.engine.kind = kind;
-  spec.engine.version = version;
-  doc::Node a;
-  a.kind = doc::Kind::Map;
-  for (auto& [k, v] : args) a.entries.push_back(doc::Entry{scalar(k), scalar(v)});
-  spec.engine.args = a;
-  spec.pool = "serve";
-  spec.chip = "H100-SXM";
-  spec.nodes = units::Count{1};
-  spec.gpus_per_node = units::CountPerNode{8};
+  const engine::Spec spec = test_support::engine_spec(kind, version, args);
   engine::EngineRegistry registry;
   sim::register_engines(registry);
   return engine::build_engine(registry, spec, environment());

@@ -1,12 +1,10 @@
-// Shared pieces of the vLLM engine-core tests: the embedded data, the production Environment on one
-// H100-SXM node, an EngineCore built through the registry (both construction phases), and a driver that
-// runs its batch queue as the simulator's engine component does.
+// The vLLM engine-core tests' EngineCore, built through the registry (both construction phases) on the
+// production Environment; the environment, requests and the step driver that runs its batch queue are the ones
+// every engine test shares (tests/sim/embedded_environment.h).
 #pragma once
 
-#include <deque>
 #include <map>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,78 +15,22 @@
 
 namespace blis::vllm::test {
 
-using test_support::embedded;
+using test_support::drain;
 using test_support::environment;
-using test_support::scalar;
+using test_support::Record;
+using test_support::request;
 
 // An EngineCore for Llama-3.1-8B on one H100 with the given `vllm serve` arguments (model and a 4096-token
 // max-model-len are added).
 inline std::unique_ptr<EngineCore> make_engine(std::vector<std::pair<std::string, std::string>> args,
                                                std::map<std::string, std::string> env_vars = {}) {
-  engine::Spec spec;
-  spec.engine.kind = "vllm";
-  spec.engine.version = "0.27.1";
-  doc::Node a;
-  a.kind = doc::Kind::Map;
   args.insert(args.begin(), {"max-model-len", "4096"});
   args.insert(args.begin(), {"model", "meta-llama/Meta-Llama-3.1-8B"});
-  for (auto& [k, v] : args) a.entries.push_back(doc::Entry{scalar(k), scalar(v)});
-  spec.engine.args = a;
-  if (!env_vars.empty()) {
-    spec.engine.env.emplace();
-    for (auto& [k, v] : env_vars) (*spec.engine.env)[k] = scalar(v);
-  }
-  spec.pool = "serve";
-  spec.chip = "H100-SXM";
-  spec.nodes = units::Count{1};
-  spec.gpus_per_node = units::CountPerNode{8};
+  const engine::Spec spec = test_support::engine_spec("vllm", "0.27.1", args, env_vars);
   engine::EngineRegistry registry;
   register_vllm_engine(registry);
   std::unique_ptr<engine::Engine> built = engine::build_engine(registry, spec, environment());
   return std::unique_ptr<EngineCore>(static_cast<EngineCore*>(built.release()));
-}
-
-inline engine::Request request(std::string id, std::int64_t prompt_len, std::int64_t sampled_output_len,
-                               std::optional<std::int64_t> max_tokens = std::nullopt, std::int32_t first_token = 1000) {
-  engine::Request r;
-  r.id = std::move(id);
-  for (std::int64_t i = 0; i < prompt_len; ++i) r.prompt.push_back(first_token + static_cast<std::int32_t>(i));
-  r.max_tokens = max_tokens;
-  r.sampled_output_len = sampled_output_len;
-  return r;
-}
-
-// What a run of the batch queue produced.
-struct Record {
-  std::vector<engine::ScheduledStep> steps;
-  std::map<std::string, std::int64_t> emitted;       // tokens per request
-  std::map<std::string, std::string> finished;       // finish reason per request
-  std::vector<std::string> preempted;
-  std::vector<engine::KvEventMessage> kv_events;     // every KV-event message the steps published, in order
-  std::int64_t most_in_flight = 0;
-};
-
-// Runs the engine until it has nothing to schedule and nothing in flight, keeping up to
-// in_flight_depth() steps in flight (the simulator's engine component does the same).
-inline Record drain(EngineCore& e, Record rec = {}) {
-  std::deque<std::uint64_t> in_flight;
-  for (int guard = 0; guard < 100000; ++guard) {
-    while (static_cast<std::int64_t>(in_flight.size()) < e.in_flight_depth()) {
-      auto step = e.schedule();
-      if (!step) break;
-      in_flight.push_back(step->id);
-      rec.steps.push_back(*step);
-    }
-    rec.most_in_flight = std::max<std::int64_t>(rec.most_in_flight, static_cast<std::int64_t>(in_flight.size()));
-    if (in_flight.empty()) return rec;
-    engine::StepOutcome out = e.complete(in_flight.front());
-    in_flight.pop_front();
-    for (const auto& t : out.emitted) rec.emitted[t.request] += t.tokens;
-    for (const auto& f : out.finished) rec.finished[f.request] = f.reason;
-    rec.preempted.insert(rec.preempted.end(), out.preempted.begin(), out.preempted.end());
-    for (auto& m : out.kv_events) rec.kv_events.push_back(std::move(m));
-  }
-  throw std::runtime_error("drain: the engine did not go idle");
 }
 
 }  // namespace blis::vllm::test

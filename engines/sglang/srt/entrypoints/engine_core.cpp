@@ -65,10 +65,6 @@ EngineCore::EngineCore(const engine::Spec& spec, const engine::Environment& env)
   const std::int64_t provisional_reqs =
       cfg.max_running_requests.value_or(std::max<std::int64_t>(1, resolved_.memory.decode_max_bs));
   plan_ = model_executor::lower(graph, chip, cfg, resolved_, provisional_reqs);
-  // kv_events_publisher.py@71de97b2: events are published with the configured topic; llm-d's SGLang adapter
-  // reads the pod and model from it.
-  kv_events_publish_ = parsed_.scheduler.enable_kv_cache_events && parsed_.kv_events_publisher == "zmq";
-  kv_events_topic_ = parsed_.kv_events_topic;
 }
 
 void EngineCore::fill_budget(const engine::MemoryBreakdown& memory) {
@@ -144,7 +140,7 @@ std::optional<engine::ScheduledStep> EngineCore::schedule() {
   engine::ScheduledStep step;
   step.id = next_step_++;
   step.shape = shape_of(*batch, step.first_scheduled);
-  in_flight_.push_back(InFlight{step.id, batch->forward_mode});
+  in_flight_.push_back(step.id);
   return step;
 }
 
@@ -194,11 +190,10 @@ engine::plan::StepShape EngineCore::shape_of(const LaunchedBatch& batch, std::ve
 }
 
 engine::StepOutcome EngineCore::complete(std::uint64_t step) {
-  if (in_flight_.empty() || in_flight_.front().id != step) {
+  if (in_flight_.empty() || in_flight_.front() != step) {
     throw engine::ContractError("sglang engine: complete(" + std::to_string(step) + ") of a step not first in flight");
   }
-  const InFlight done = in_flight_.front();
-  in_flight_.erase(in_flight_.begin());
+  in_flight_.pop_front();
   const LaunchedBatch* batch = scheduler_->front_launched();
   if (batch == nullptr) throw engine::ContractError("sglang engine: no launched batch for step " + std::to_string(step));
   // The model worker stand-in: the token each request samples at its next output position.
@@ -210,6 +205,7 @@ engine::StepOutcome EngineCore::complete(std::uint64_t step) {
                                  : sample_token(contract->second, static_cast<std::int64_t>(req->output_ids.size()) + 1));
   }
   const auto num_running_at_report = static_cast<std::int64_t>(batch->reqs.size());
+  const bool decode = batch->forward_mode == ForwardMode::kDecode;
   const BatchResultRecord record = scheduler_->process_batch_result(next_token_ids);
   engine::StepOutcome outcome;
   for (const auto& [rid, n] : record.emitted) {
@@ -227,7 +223,7 @@ engine::StepOutcome EngineCore::complete(std::uint64_t step) {
   // metrics_reporter.py@71de97b2: a prefill batch's report logs the gauges and publishes the KV events; a
   // decode batch's does both only every decode_log_interval decode steps.
   bool report = true;
-  if (done.mode == ForwardMode::kDecode) {
+  if (decode) {
     forward_ct_decode_ = (forward_ct_decode_ + 1) % (std::int64_t{1} << 30);
     report = forward_ct_decode_ % parsed_.decode_log_interval == 0;
   }
@@ -280,11 +276,12 @@ engine::Published EngineCore::published() const {
 // publisher is zmq (the null publisher drops them; the cache queues them either way).
 void EngineCore::publish_kv_events(engine::StepOutcome& outcome) {
   std::vector<KVCacheEvent> events = scheduler_->tree_cache().take_events();
-  if (!kv_events_publish_ || events.empty()) return;
+  // The configured topic: llm-d's SGLang adapter reads the pod and the model from it.
+  if (parsed_.kv_events_publisher != "zmq" || events.empty()) return;
   KVEventBatch batch;
   batch.events = std::move(events);
   batch.attn_dp_rank = 0;
-  outcome.kv_events.push_back(to_contract(kv_events_topic_, kv_event_seq_++, batch));
+  outcome.kv_events.push_back(to_contract(parsed_.kv_events_topic, kv_event_seq_++, batch));
 }
 
 engine::Residence EngineCore::residence(const std::string& id) const {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -61,10 +62,6 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   const Scheduler& scheduler() const { return *scheduler_; }
 
  private:
-  struct InFlight {
-    std::uint64_t id = 0;
-    ForwardMode mode = ForwardMode::kIdle;
-  };
   engine::plan::StepShape shape_of(const LaunchedBatch& batch, std::vector<std::string>& first_scheduled);
   // metrics_collector.py@71de97b2 SchedulerStats: the gauges llm-d reads, as the last report set them.
   struct SchedulerStats {
@@ -88,12 +85,10 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   std::map<std::string, engine::Request> requests_;  // the contract's requests, for the sampler (DEV-13)
   std::set<std::string> started_;                    // requests scheduled at least once
   std::set<std::string> client_aborted_;             // ended by abort_request: in no step's record
-  std::vector<InFlight> in_flight_;
+  std::deque<std::uint64_t> in_flight_;  // the launched steps' ids, oldest first (the Scheduler holds their batches)
   std::uint64_t next_step_ = 1;
   std::int64_t forward_ct_decode_ = 0;
   std::uint64_t kv_event_seq_ = 0;
-  std::string kv_events_topic_;
-  bool kv_events_publish_ = false;
   std::vector<std::string> pending_preempted_;
   SchedulerStats stats_;
 };

@@ -62,11 +62,6 @@ const Req* Scheduler::request(const std::string& rid) const {
   return it == reqs_.end() ? nullptr : it->second.get();
 }
 
-bool Scheduler::has_work() const {
-  return !waiting_queue_.empty() || !running_batch_->is_empty() || chunked_req_ != nullptr || !launched_.empty() ||
-         (last_batch_ && !last_batch_->is_empty());
-}
-
 // scheduler.py@71de97b2 init_req_max_new_tokens (SGLANG_MAX_NEW_TOKENS_LIMIT unset; attn_dcp_size 1).
 void Scheduler::init_req_max_new_tokens(Req& req) const {
   const auto input_len = static_cast<std::int64_t>(req.origin_input_ids.size());
@@ -238,8 +233,6 @@ const LaunchedBatch* Scheduler::next_batch() {
   if (is_extend(batch->forward_mode)) launched.chunked_req = batch->chunked_req;
   launched.prefix_lens = batch->prefix_lens;
   launched.extend_lens = batch->extend_lens;
-  launched.extend_num_tokens = batch->extend_num_tokens;
-  launched.return_logprob = batch->return_logprob;
   launched_.push_back(std::move(launched));
   last_batch_ = batch;
   sweep_finished();

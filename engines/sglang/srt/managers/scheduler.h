@@ -80,8 +80,6 @@ struct LaunchedBatch {
   Req* chunked_req = nullptr;  // the request this extend batch runs a middle chunk of (it samples nothing)
   std::vector<std::int64_t> prefix_lens;
   std::vector<std::int64_t> extend_lens;
-  std::int64_t extend_num_tokens = 0;
-  bool return_logprob = false;
 };
 
 // What processing a batch result did, for the engine core's token record.
@@ -130,7 +128,6 @@ class Scheduler {
   const ScheduleBatch& running_batch() const { return *running_batch_; }
   const Req* request(const std::string& rid) const;
   double new_token_ratio() const { return new_token_ratio_.current; }
-  std::int64_t num_retracted_reqs() const { return num_retracted_reqs_; }
   std::int64_t max_req_len() const { return max_req_len_; }
   std::int64_t max_req_input_len() const { return max_req_input_len_; }
   RadixCache& tree_cache() { return *tree_cache_; }
@@ -140,7 +137,6 @@ class Scheduler {
   std::vector<std::pair<std::string, std::string>> take_ended_outside_batches();
   // Requests retracted since the last call, in retraction order.
   std::vector<std::string> take_retracted();
-  bool has_work() const;
 
  private:
   // scheduler.py@71de97b2 init_req_max_new_tokens.
@@ -179,7 +175,6 @@ class Scheduler {
   Req* chunked_req_ = nullptr;
   Req* pending_chunked_abort_req_ = nullptr;
   std::deque<LaunchedBatch> launched_;
-  std::int64_t num_retracted_reqs_ = 0;
   std::int64_t queue_entry_seq_ = 0;
   std::vector<std::pair<std::string, std::string>> ended_outside_;
   std::vector<std::string> retracted_;

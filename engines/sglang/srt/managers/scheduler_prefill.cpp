@@ -158,7 +158,6 @@ std::shared_ptr<ScheduleBatch> Scheduler::update_running_batch(std::shared_ptr<S
   batch->retract_decode_steps = config_.retract_decode_steps;
   if (!batch->check_decode_mem()) {
     ScheduleBatch::Retraction r = batch->retract_decode(config_.server_args);
-    num_retracted_reqs_ = static_cast<std::int64_t>(r.retracted_reqs.size());
     new_token_ratio_.current = r.new_estimate_ratio;
     for (Req* req : r.reqs_to_abort) {
       // send_to_tokenizer AbortReq(finished_reason=req.to_finish): the request ends with an abort now.

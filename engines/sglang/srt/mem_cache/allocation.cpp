@@ -17,15 +17,13 @@ namespace {
 
 // allocation.py@71de97b2 write_cache_indices (the row-by-row path).
 void write_cache_indices(const IndexVector& out_cache_loc, const std::vector<std::int64_t>& req_pool_indices,
-                         const std::vector<std::int64_t>& prefix_lens, const std::vector<std::int64_t>& seq_lens,
-                         const std::vector<std::int64_t>& extend_lens, const std::vector<const IndexVector*>& prefix_tensors,
-                         ReqToTokenPool& req_to_token_pool) {
+                         const std::vector<std::int64_t>& prefix_lens, const std::vector<std::int64_t>& extend_lens,
+                         const std::vector<const IndexVector*>& prefix_tensors, ReqToTokenPool& req_to_token_pool) {
   std::size_t pt = 0;
   for (std::size_t i = 0; i < req_pool_indices.size(); ++i) {
     const IndexVector& prefix = *prefix_tensors[i];
     req_to_token_pool.write(req_pool_indices[i], 0,
                             std::span<const std::int64_t>(prefix.data(), static_cast<std::size_t>(prefix_lens[i])));
-    (void)seq_lens;
     req_to_token_pool.write(req_pool_indices[i], prefix_lens[i],
                             std::span<const std::int64_t>(out_cache_loc.data() + pt, static_cast<std::size_t>(extend_lens[i])));
     pt += static_cast<std::size_t>(extend_lens[i]);
@@ -97,8 +95,8 @@ IndexVector alloc_for_extend(ScheduleBatch& batch) {
     out_cache_loc = alloc_paged_token_slots_extend(*batch.tree_cache, batch.prefix_lens, batch.seq_lens, last_loc,
                                                    batch.extend_num_tokens);
   }
-  write_cache_indices(out_cache_loc, req_pool_indices, batch.prefix_lens, batch.seq_lens, batch.extend_lens,
-                      prefix_tensors, *batch.req_to_token_pool);
+  write_cache_indices(out_cache_loc, req_pool_indices, batch.prefix_lens, batch.extend_lens, prefix_tensors,
+                      *batch.req_to_token_pool);
   for (std::size_t i = 0; i < batch.reqs.size(); ++i) {
     Req& req = *batch.reqs[i];
     if (!req.kv) {

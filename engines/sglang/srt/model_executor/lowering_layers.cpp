@@ -144,6 +144,17 @@ void check_walk(const Walk& w) {
 
 namespace {
 
+// The dtypes of a GEMM over the model's 16-bit weights: computed in the model dtype, activations, weights and
+// output all in it.
+schema::PoolPlanDtypes weight_dtypes(const Walk& w) {
+  schema::PoolPlanDtypes d;
+  d.compute = w.dtype;
+  d.activation = w.act();
+  d.weight = w.act();
+  d.output = w.act();
+  return d;
+}
+
 Layer layer_of(std::optional<std::int64_t> layer, const std::string& primitive, const std::string& name) {
   Layer l;
   l.layer = layer;
@@ -200,12 +211,7 @@ Layer gemm(const Walk& w, std::optional<std::int64_t> layer, const std::string& 
   sh.rows = rows;
   sh.n = units::Count{n};
   sh.k = units::Count{k};
-  schema::PoolPlanDtypes d;
-  d.compute = w.dtype;
-  d.activation = w.act();
-  d.weight = w.act();
-  d.output = w.act();
-  sh.dtypes = d;
+  sh.dtypes = weight_dtypes(w);
   l.shape = sh;
   return l;
 }
@@ -419,12 +425,7 @@ void moe_block(const Walk& w, std::int64_t i, const schema::GraphMoe& moe, std::
     sh.experts = units::Count{experts};
     sh.local_experts = units::Count{experts};
     sh.top_k = units::Count{top_k};
-    schema::PoolPlanDtypes d;
-    d.compute = w.dtype;
-    d.activation = w.act();
-    d.weight = w.act();
-    d.output = w.act();
-    sh.dtypes = d;
+    sh.dtypes = weight_dtypes(w);
     l.shape = sh;
     return l;
   };
