@@ -27,6 +27,7 @@ using engine::plan::PoolPlan;
 using Layer = schema::PoolPlanLoweredLayer;
 
 const char* kMixtral = "mistralai/Mixtral-8x7B-v0.1";
+const char* kQwen3_32B = "Qwen/Qwen3-32B";
 
 const data::DataSet& embedded() {
   static const data::DataSet d = [] {
@@ -111,7 +112,7 @@ std::int64_t expected_rank_bytes(const schema::Graph& g, std::int64_t tp) {
     const std::int64_t kv = kind.mixer.attention->kv_heads.value();
     for (const auto& t : kind.tensors) {
       std::int64_t b = bytes_of(t.shape, t.dtype) * (t.experts ? t.experts->value() : 1);
-      if (t.role == "norm" || t.role == "router") {
+      if (t.role == "norm" || t.role == "q_norm" || t.role == "k_norm" || t.role == "router") {
       } else if (t.role == "attn_k" || t.role == "attn_v") {
         b = b / kv * std::max<std::int64_t>(1, kv / tp);
       } else {
@@ -179,10 +180,42 @@ TEST(SglangLowerWalk, Llama8BPlanIsCompleteAndOrdered) {
   EXPECT_EQ(*p.profiling_step->mode, "extend_only");
 }
 
+// Qwen3-32B (qwen3.py@71de97b2 Qwen3Attention) at tp 4: Llama's layer with the QK norm between the fused projection
+// and the rotary embedding, as apply_qk_norm's fused_inplace_qknorm over the rank's 16 query and 2 key heads of
+// 128 (models/utils.py@71de97b2, kernels/ops/layernorm/norm.py@71de97b2 can_use_fused_inplace_qknorm(128)); its
+// weights replicated on every rank.
+TEST(SglangLowerWalk, Qwen3QueryKeyNormPerHead) {
+  const Lowered l = lower_of(graph(kQwen3_32B), "H100-SXM", 4);
+  const PoolPlan& p = l.plan;
+  std::string why;
+  EXPECT_TRUE(validates(p, &why)) << why;
+  std::vector<std::string> names;
+  for (const Layer* x : layers_of(p, 5)) names.push_back(*x->name);
+  ASSERT_GE(names.size(), 4u);
+  EXPECT_EQ(names[1], "fused query-key-value projection");
+  EXPECT_EQ(names[2], "query-key norm per head");
+  EXPECT_EQ(names[3], "rotary embedding");
+  const Layer& qk = named(p, 5, "query-key norm per head");
+  EXPECT_EQ(qk.primitive, "elementwise.norm");
+  EXPECT_EQ(qk.kernel->library, "sglang-kernel");
+  EXPECT_EQ(qk.kernel->variant, "fused_inplace_qknorm");
+  EXPECT_EQ(qk.shape->hidden->value(), (16 + 2) * 128);
+  EXPECT_FALSE(qk.shape->fused_residual.value());
+  int norms = 0;
+  for (const auto& t : *p.weights)
+    if (t.name->find("self_attn.q_norm.weight") != std::string::npos || t.name->find("self_attn.k_norm.weight") != std::string::npos) {
+      ++norms;
+      EXPECT_EQ(t.shape->size(), 1u);
+      EXPECT_EQ(t.shape->at(0).value(), 128);
+      EXPECT_TRUE(t.sharding->empty()) << *t.name;
+    }
+  EXPECT_EQ(norms, 2 * 64);
+}
+
 // The resident weights are the graph's tensors as SGLang shards them, for a dense and an MoE model at tp 1..8:
 // at tp 1 they are exactly the checkpoint's stored bytes.
 TEST(SglangLowerWalk, WeightsAreTheGraphShardedByTp) {
-  for (const char* m : {kLlama8B, kMixtral}) {
+  for (const char* m : {kLlama8B, kMixtral, kQwen3_32B}) {
     const schema::Graph& g = graph(m);
     for (const std::int64_t tp : {1, 2, 4, 8}) {
       SCOPED_TRACE(std::string(m) + " tp " + std::to_string(tp));
@@ -312,7 +345,7 @@ TEST(SglangLowerWalk, CostModelSizesAndPricesThePlan) {
     const char* model;
     std::int64_t tp;
   };
-  for (const Case c : {Case{kLlama8B, 1}, Case{kMixtral, 2}}) {
+  for (const Case c : {Case{kLlama8B, 1}, Case{kMixtral, 2}, Case{kQwen3_32B, 4}}) {
     SCOPED_TRACE(c.model);
     const schema::Graph& g = graph(c.model);
     Lowered l = lower_of(g, "H100-SXM", c.tp, 256);
@@ -425,9 +458,25 @@ schema::GraphLayerKind& kind0(schema::Graph& g) { return g.layer_kinds.begin()->
 TEST(SglangLowerWalkRefusals, AttentionFeatures) {
   const auto twin = [](schema::Graph&) {};
   EXPECT_NO_THROW(lower_edited(kLlama8B, twin));
+  // QK norms: per head on a dense layer is lowered (apply_qk_norm's fused kernel); across heads, per head on an MoE
+  // layer (qwen3_moe.py's own path) and per head at a head size the fused kernel refuses are not.
+  EXPECT_NO_THROW(lower_edited(kLlama8B, [](schema::Graph& g) { kind0(g).mixer.attention->qk_norm = "per_head"; }));
   expect_refused(
-      [&] { lower_edited(kLlama8B, [](schema::Graph& g) { kind0(g).mixer.attention->qk_norm = "per_head"; }); },
-      "qk_norm=per_head");
+      [&] { lower_edited(kLlama8B, [](schema::Graph& g) { kind0(g).mixer.attention->qk_norm = "across_heads"; }); },
+      "qk_norm=across_heads");
+  EXPECT_NO_THROW(lower_edited(kMixtral, twin));
+  expect_refused(
+      [&] { lower_edited(kMixtral, [](schema::Graph& g) { kind0(g).mixer.attention->qk_norm = "per_head"; }); },
+      "qk_norm=per_head with ffn.moe");
+  expect_refused(
+      [&] {
+        lower_edited(kLlama8B, [](schema::Graph& g) {
+          kind0(g).mixer.attention->qk_norm = "per_head";
+          kind0(g).mixer.attention->head_dim = units::Count{96};
+          kind0(g).mixer.attention->v_head_dim = units::Count{96};
+        });
+      },
+      "head_dim=96 with qk_norm=per_head");
   expect_refused(
       [&] { lower_edited(kLlama8B, [](schema::Graph& g) { kind0(g).mixer.attention->output_gate = true; }); },
       "output_gate=true");

@@ -5,6 +5,8 @@
 // layers they build select on CUDA: python/sglang/srt/layers/layernorm.py@71de97b2 (RMSNorm.forward_cuda),
 // python/sglang/srt/layers/activation.py@71de97b2 (SiluAndMul.forward_cuda),
 // python/sglang/srt/layers/rotary_embedding/base.py@71de97b2 (RotaryEmbedding.forward_cuda),
+// python/sglang/srt/models/qwen3.py@71de97b2 (Qwen3Attention's QK norm, via models/utils.py@71de97b2 apply_qk_norm and
+// kernels/ops/layernorm/norm.py@71de97b2 fused_inplace_qknorm),
 // python/sglang/srt/layers/quantization/unquant.py@71de97b2 (UnquantizedLinearMethod.apply,
 // initialize_bf16_gemm_config, UnquantizedFusedMoEMethod.create_moe_runner),
 // python/sglang/kernels/ops/gemm/cutedsl_bf16_gemm.py@71de97b2 (use_cutedsl_bf16_gemm),
@@ -15,7 +17,8 @@
 // python/sglang/srt/distributed/device_communicators/custom_all_reduce.py@71de97b2 (the TP all-reduce's
 // communicator), python/sglang/srt/layers/vocab_parallel_embedding.py@71de97b2 and
 // python/sglang/srt/layers/logits_processor.py@71de97b2; the lowered layers of a plan. Only the unquantised
-// 16-bit dense and MoE decoder of full-attention GQA/MHA models without QK norms is walked; everything else is
+// 16-bit dense and MoE decoder of full-attention GQA/MHA models (dense ones with or without per-head QK norms) is
+// walked; everything else is
 // refused by name (check_walk). Per-call kernel choices that depend on the row count (the SM100 BF16 GEMM, the
 // all-reduce communicator) are made once, at the largest decode batch the runner captures: a lowered layer
 // names one kernel.
@@ -66,8 +69,8 @@ HeadSplit head_split(const schema::GraphAttention& a, std::int64_t tp) {
 namespace {
 
 bool known_role(const std::string& role) {
-  for (const char* r : {"norm", "attn_q", "attn_k", "attn_v", "attn_o", "mlp_gate", "mlp_up", "mlp_down", "expert_gate",
-                        "expert_up", "expert_down", "router"})
+  for (const char* r : {"norm", "q_norm", "k_norm", "attn_q", "attn_k", "attn_v", "attn_o", "mlp_gate", "mlp_up", "mlp_down",
+                        "expert_gate", "expert_up", "expert_down", "router"})
     if (role == r) return true;
   return false;
 }
@@ -83,10 +86,23 @@ void check_walk(const Walk& w) {
     const std::string at = "layer_kinds." + kind_name;
     if (!kind.mixer.attention) continue;  // uniform_attention refused it if a layer uses it
     const auto& a = *kind.mixer.attention;
-    if (a.qk_norm != "none")
-      not_modelled(at + ".mixer.attention.qk_norm=" + a.qk_norm,
-                   "the QK norm paths (apply_qk_norm's fused_inplace_qknorm, qwen3_moe.py's fused_qk_norm_rope) are "
-                   "chosen per model file and head size, which the walk does not port");
+    // models/utils.py@71de97b2 apply_qk_norm, as qwen3.py's Qwen3Attention.forward_prepare_native calls it: on CUDA,
+    // with equal epsilons (one rms_norm_eps), deterministic inference off (SGLANG_ENABLE_DETERMINISTIC_INFERENCE
+    // is not modelled, so unset) and the prefill graph's tc_compiler at its default eager, the JIT
+    // fused_inplace_qknorm runs when can_use_fused_inplace_qknorm(head_dim) holds (kernels/ops/layernorm/
+    // norm.py@71de97b2: head_dim 64, 128, 256, 512 or 1024). The per-head RMSNorm fallback and qwen3_moe.py's own
+    // QK-norm path are not lowered.
+    if (a.qk_norm == "per_head") {
+      if (kind.ffn.moe)
+        not_modelled(at + ".mixer.attention.qk_norm=per_head with ffn.moe",
+                     "the MoE models' QK-norm path (qwen3_moe.py's fused_qk_norm_rope and its fallbacks) is not lowered");
+      const std::int64_t hd = a.head_dim.value();
+      if (hd != 64 && hd != 128 && hd != 256 && hd != 512 && hd != 1024)
+        not_modelled(at + ".mixer.attention.head_dim=" + std::to_string(hd) + " with qk_norm=per_head",
+                     "can_use_fused_inplace_qknorm refuses this head size and the per-head RMSNorm fallback is not lowered");
+    } else if (a.qk_norm != "none") {
+      not_modelled(at + ".mixer.attention.qk_norm=" + a.qk_norm, "only per-head QK norms (apply_qk_norm) are lowered");
+    }
     if (a.output_gate) not_modelled(at + ".mixer.attention.output_gate=true", "gated attention output is not lowered");
     if (a.v_head_dim.value() != a.head_dim.value())
       not_modelled(at + ".mixer.attention.v_head_dim=" + std::to_string(a.v_head_dim.value()),
@@ -312,13 +328,23 @@ Kernel attention_kernel(const Walk& w, bool decode) {
 
 // llama.py@71de97b2 LlamaDecoderLayer.forward's attention half: input_layernorm (rmsnorm on the first layer, whose
 // residual is None, fused_add_rmsnorm after), LlamaAttention.forward (qkv_proj, rotary_emb, RadixAttention: the
-// backend's set_kv_buffer then its attention, o_proj with its all-reduce).
+// backend's set_kv_buffer then its attention, o_proj with its all-reduce). qwen3.py@71de97b2 Qwen3DecoderLayer
+// (LayerCommunicator without DP attention or all-reduce fusion, which overrides.py@71de97b2
+// _flashinfer_allreduce_fusion_auto_enable leaves off for Qwen3ForCausalLM) runs the same steps, with
+// Qwen3Attention's QK norm between the projection and the rotary embedding.
 void attention_block(const Walk& w, std::int64_t i, const schema::GraphAttention& a, std::vector<Layer>& out) {
   const std::int64_t h = w.graph->dims.hidden_size.value();
   const HeadSplit s = head_split(a, w.cfg.tp);
   const std::int64_t q_out = s.q_per_rank * s.head_dim, kv_out = s.kv_per_rank * s.head_dim;
   out.push_back(rms_norm(w, i, "input norm", h, i != 0));
   out.push_back(gemm(w, i, "fused query-key-value projection", q_out + 2 * kv_out, h));
+  if (a.qk_norm == "per_head") {
+    // models/utils.py@71de97b2 apply_qk_norm: fused_inplace_qknorm normalises every query and key head of a token
+    // in place, in one launch (check_walk admitted only this path).
+    Layer l = rms_norm(w, i, "query-key norm per head", q_out + kv_out, false);
+    l.kernel = kernel("sglang-kernel", "fused_inplace_qknorm");
+    out.push_back(l);
+  }
   {
     // rotary_embedding/base.py@71de97b2 RotaryEmbedding.forward_cuda: sgl_kernel
     // apply_rope_with_cos_sin_cache_inplace on query and key.

@@ -5,7 +5,8 @@
 // weight_loaders fill), python/sglang/srt/layers/vocab_parallel_embedding.py@71de97b2 (VocabParallelEmbedding,
 // ParallelLMHead: the padded vocabulary shard), python/sglang/srt/layers/moe/fused_moe_triton/layer.py@71de97b2
 // (FusedMoE's w13_weight and w2_weight, TP-sharded intermediate), python/sglang/srt/models/llama.py@71de97b2
-// (the tied LM head), python/sglang/srt/mem_cache/memory_pool.py@71de97b2 (ReqToTokenPool) and
+// (the tied LM head), python/sglang/srt/models/qwen3.py@71de97b2 (Qwen3Attention's q_norm and k_norm),
+// python/sglang/srt/mem_cache/memory_pool.py@71de97b2 (ReqToTokenPool) and
 // python/sglang/srt/mem_cache/kv_cache_configurator.py@71de97b2 (its size and row length); the resident weights
 // and engine buffers of a plan, and the assembly of lower(). Weight post-processing other than the fusions
 // (CPU AMX packing, AITER shuffles) does not run on CUDA and is not ported; the CUDA-graph runners' static input
@@ -103,6 +104,9 @@ std::vector<Tensor> lower_weights(const Walk& w) {
       };
       if (t.role == "norm") {
         out.push_back(tensor(at_layer(t.name, i), i, {dim(t, 0, where)}, f, false));
+      } else if (t.role == "q_norm" || t.role == "k_norm") {
+        // qwen3.py@71de97b2 Qwen3Attention: q_norm and k_norm are RMSNorm(head_dim), replicated on every rank.
+        out.push_back(tensor(prefix + "self_attn." + t.role + ".weight", i, {dim(t, 0, where)}, f, false));
       } else if (t.role == "attn_q") {
         add_rows(prefix + "self_attn.qkv_proj" + suffix, divide(dim(t, 0, where), tp), cols());
       } else if (t.role == "attn_k" || t.role == "attn_v") {
