@@ -167,6 +167,34 @@ TEST(SglEngineCore, GaugesArePublishedOnlyWithEnableMetrics) {
             static_cast<double>(on->memory_pool().max_total_num_tokens / on->scheduler().config().page_size));
 }
 
+// sglang:token_usage is the share of the pool neither free in the allocator nor evictable from the tree cache
+// (pool_stats_observer.py _get_token_info: used = total - available - evictable), as the last report set it
+// (metrics_reporter.py: every prefill batch, every decode_log_interval-th decode batch). After the prefill of one
+// 100-token prompt the request holds its 100 tokens, locked in the tree, and the report counts the one running
+// request. Its 4 decode steps stay below the default interval of 40, so the gauge keeps the prefill's value after
+// the request ends; with an interval of 1 the last decode's report sees its tokens cached but evictable: usage 0.
+TEST(SglEngineCore, TokenUsageIsTheShareOfThePoolHeldByRunningRequests) {
+  for (const std::string interval : {"40", "1"}) {
+    SCOPED_TRACE("--decode-log-interval " + interval);
+    auto e = make_engine({{"enable-metrics", "true"}, {"disable-overlap-schedule", "true"},
+                          {"decode-log-interval", interval}});
+    const auto gauges = [&] {
+      std::map<std::string, double> by_name;
+      for (const auto& s : e->published().samples) by_name[s.name] = s.value;
+      return by_name;
+    };
+    e->add_request(request("a", 100, 5));
+    const auto prefill = e->schedule();
+    ASSERT_TRUE(prefill.has_value());
+    e->complete(prefill->id);
+    const double total = static_cast<double>(e->memory_pool().max_total_num_tokens);
+    EXPECT_EQ(gauges().at("sglang:token_usage"), 100.0 / total);
+    EXPECT_EQ(gauges().at("sglang:num_running_reqs"), 1);
+    EXPECT_EQ(drain(*e).finished.at("a"), "stop");
+    EXPECT_EQ(gauges().at("sglang:token_usage"), interval == "40" ? 100.0 / total : 0.0);
+  }
+}
+
 // KV events: with a zmq publisher the radix cache's events go out as messages on the configured topic; with
 // the null publisher (the default when the config names none) nothing is published.
 TEST(SglEngineCore, KvEventsArePublishedOnlyByTheZmqPublisher) {

@@ -262,6 +262,31 @@ TEST(SglScheduler, AbortQueuedAndRunning) {
   expect_pool_free(s);
 }
 
+// _abort_on_queued_limit without priority scheduling rejects the incoming request once the queue holds
+// max_queued_requests, and _set_or_validate_priority refuses a prioritised request when priority scheduling is
+// off and abort_on_priority_when_disabled is set; each AbortReq carries upstream's 503 and message
+// (scheduler.py@71de97b2).
+TEST(SglScheduler, QueueLimitAndPriorityRefusalsCarryUpstreamMessages) {
+  SchedulerConfig c = base_config();
+  c.max_queued_requests = 1;
+  c.abort_on_priority_when_disabled = true;
+  Scheduler s(c);
+  s.handle_generate_request(make_req("a", 10, 5));
+  s.handle_generate_request(make_req("b", 10, 5));
+  auto p = make_req("c", 10, 5);
+  p->priority = 3;
+  s.handle_generate_request(std::move(p));
+  EXPECT_EQ(s.waiting_queue().size(), 1u);
+  EXPECT_EQ(s.take_ended_outside_batches_with_reasons(),
+            (std::vector<EndedOutsideBatch>{
+                {"b", "abort", 503, "The request queue is full."},
+                {"c", "abort", 503,
+                 "Using priority is disabled for this server. Please send a new request without a priority."}}));
+  s.abort_request("a");
+  EXPECT_EQ(s.take_ended_outside_batches_with_reasons(),
+            (std::vector<EndedOutsideBatch>{{"a", "abort", std::nullopt, ""}}));
+}
+
 // The overlap loop's full run of a 3-token request: four launched steps (one extend, three decodes) for three
 // tokens, the last decode discarded.
 TEST(SglScheduler, OverlapRunLaunchesOneStepMoreThanTokens) {

@@ -57,7 +57,12 @@ EngineCore::EngineCore(const engine::Spec& spec, const engine::Environment& env)
     throw std::invalid_argument("sglang: --decode-log-interval " + std::to_string(parsed_.decode_log_interval) +
                                 " must be positive (upstream divides the decode step count by it)");
   }
+  // model_runner.py@71de97b2 init_memory_pool (KVCacheConfigurator's pool and allocator) and the scheduler's
+  // create_tree_cache (mem_cache/registry.py@71de97b2): a type this port does not model is refused by name here,
+  // before the lowering (SGL-6); the allocator is restated at the resolved page size below.
+  kv_types_ = select_kv_cache_types(graph, parsed_, *cfg.capability, 1);
   resolved_ = model_executor::resolve_server_args(graph, chip, cfg);
+  kv_types_ = select_kv_cache_types(graph, parsed_, *cfg.capability, resolved_.attention.page_size);
   cell_size_ = model_executor::kv_cell_size(graph, cfg.tp, static_cast<std::int64_t>(graph.layers.size()),
                                             model_executor::kv_cache_element_size(graph, cfg.kv_cache_dtype));
   // The decode graphs are captured after the pool is sized; phase 1 states them for the user's cap (or the

@@ -25,6 +25,7 @@
 
 #include "contracts/engine/engine.h"
 #include "contracts/engine/scheduling.h"
+#include "srt/entrypoints/kv_cache_selection.h"
 #include "srt/entrypoints/server_args_cli.h"
 #include "srt/managers/scheduler.h"
 #include "srt/model_executor/lowering.h"
@@ -33,9 +34,10 @@ namespace blis::sglang {
 
 class EngineCore final : public engine::Engine, public engine::StepEngine {
  public:
-  // Phase 1: parses the server arguments as launch_server does, resolves them for the chip and model
-  // (ServerArgs._run_resolution_pipeline) and lowers the model. Throws std::invalid_argument naming what is
-  // refused.
+  // Phase 1: parses the server arguments as launch_server does, selects the KV-cache types (memory pool,
+  // allocator, tree cache) and refuses any this port does not model by name (SGL-6), resolves the arguments for
+  // the chip and model (ServerArgs._run_resolution_pipeline) and lowers the model. Throws std::invalid_argument
+  // naming what is refused.
   EngineCore(const engine::Spec& spec, const engine::Environment& env);
 
   // engine::Engine
@@ -59,6 +61,8 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   const ParsedServerArgs& server_args() const { return parsed_; }
   const model_executor::ResolvedServerArgs& resolved() const { return resolved_; }
   const model_executor::MemoryPool& memory_pool() const { return pool_; }
+  // The memory pool, allocator and tree cache the engine runs, by upstream class name.
+  const KVCacheTypes& kv_cache_types() const { return kv_types_; }
   const Scheduler& scheduler() const { return *scheduler_; }
 
  private:
@@ -78,6 +82,7 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   std::string chip_name_;
   ParsedServerArgs parsed_;
   model_executor::ResolvedServerArgs resolved_;
+  KVCacheTypes kv_types_;
   model_executor::MemoryPool pool_;
   std::int64_t cell_size_ = 0;
   engine::plan::PoolPlan plan_;

@@ -143,7 +143,10 @@ const std::map<std::string, ArgSetter>& modelled_args() {
       {"page-size", [](P& p, const std::string& f, const N& v) { p.lowering.page_size = as_int(f, v); }},
       {"attention-backend", [](P& p, const std::string& f, const N& v) { p.lowering.attention_backend = scalar_of(f, v); }},
       {"kv-cache-dtype", [](P& p, const std::string& f, const N& v) {
-         p.lowering.kv_cache_dtype = choice(f, v, {"auto", "bf16", "bfloat16", "fp8_e4m3", "fp8_e5m2"});
+         // server_args.py@71de97b2:692-702: every choice upstream accepts; what a dtype selects is refused where it is
+         // selected (kv_cache_selection.cpp, the lowering).
+         p.lowering.kv_cache_dtype = choice(
+             f, v, {"auto", "fp8_e5m2", "fp8_e4m3", "mxfp8", "bf16", "bfloat16", "nvfp4", "fp4_mx_block16", "fp4_e2m1"});
        }},
       {"cuda-graph-max-bs-decode", [](P& p, const std::string& f, const N& v) { p.lowering.cuda_graph_max_bs = as_int(f, v); }},
       {"cuda-graph-bs-decode", [](P& p, const std::string& f, const N& v) { p.lowering.cuda_graph_bs = int_list(f, v); }},
@@ -159,9 +162,9 @@ const std::map<std::string, ArgSetter>& modelled_args() {
        }},
       {"schedule-conservativeness", [](P& p, const std::string& f, const N& v) { p.scheduler.schedule_conservativeness = as_float(f, v); }},
       {"disable-radix-cache", [](P& p, const std::string& f, const N& v) {
-         // mem_cache/registry.py@71de97b2 create_tree_cache: a disabled radix cache is a ChunkCache.
-         if (as_flag(f, v)) refuse("argument " + f + " is not modelled by this port: it selects ChunkCache (mem_cache/chunk_cache.py), which is not ported");
-         p.scheduler.disable_radix_cache = false;
+         // mem_cache/registry.py@71de97b2:91-102: a disabled radix cache is ChunkCache, SWAChunkCache or
+         // PureSWAChunkCache by the model; select_kv_cache_types refuses each by name once the model is known.
+         p.scheduler.disable_radix_cache = as_flag(f, v);
        }},
       {"radix-eviction-policy", [](P& p, const std::string& f, const N& v) {
          p.scheduler.radix_eviction_policy = choice(f, v, {"lru", "lfu", "slru", "priority"});
@@ -182,10 +185,6 @@ const std::map<std::string, ArgSetter>& modelled_args() {
       {"kv-events-config", [](P& p, const std::string& f, const N& v) { read_kv_events_config(p, f, scalar_of(f, v)); }},
       {"enable-metrics", [](P& p, const std::string& f, const N& v) { p.enable_metrics = as_flag(f, v); }},
       {"decode-log-interval", [](P& p, const std::string& f, const N& v) { p.decode_log_interval = as_int(f, v); }},
-      {"random-seed", [](P& p, const std::string& f, const N& v) {
-         p.random_seed = as_int(f, v);
-         p.random_seed_set = true;
-       }},
   };
   return table;
 }
@@ -199,6 +198,54 @@ const std::map<std::string, std::string>& aliases() {
       {"data-parallel-size", "dp-size"},
   };
   return table;
+}
+
+// SGL-6: the arguments and environment variables that select a tree cache, tree core, allocator or memory pool
+// whatever the model. None is modelled; the refusal of one names the type it selects and where upstream selects it
+// (the model-dependent selections are refused by select_kv_cache_types, srt/entrypoints/kv_cache_selection.cpp).
+const std::map<std::string, std::string>& selected_types() {
+  static const std::map<std::string, std::string> table = {
+      {"enable-hierarchical-cache",
+       "HiRadixCache (mem_cache/registry.py@71de97b2:124-136; UnifiedRadixCache for a hybrid or DSA model)"},
+      {"enable-lmcache", "LMCRadixCache (mem_cache/registry.py@71de97b2:138-149)"},
+      {"enable-flexkv", "FlexKVRadixCache (mem_cache/registry.py@71de97b2:151-163)"},
+      {"radix-cache-backend",
+       "FlexKVRadixCache, the tree cache of flexkv, the one registered backend (mem_cache/registry.py@71de97b2:223-238, "
+       "mem_cache/storage/flexkv/__init__.py@71de97b2:82)"},
+      {"enable-streaming-session", "StreamingSession around the tree cache (mem_cache/registry.py@71de97b2:252-259)"},
+      {"disaggregation-decode-retraction-backup",
+       "with host_pool, UnifiedRadixCache and the tree core python (mem_cache/registry.py@71de97b2:85-89)"},
+      {"enable-hisparse",
+       "HiSparseTokenToKVPoolAllocator (mem_cache/kv_cache_configurator.py@71de97b2:1687-1701) and, for a DSA model, "
+       "HiSparseDSATokenToKVPool (mem_cache/kv_cache_configurator.py@71de97b2:1315-1321); for DeepSeek V4, "
+       "DeepSeekV4HiSparseTokenToKVPoolAllocator (mem_cache/kv_cache_configurator.py@71de97b2:1723-1727)"},
+      {"enable-dsa-cache-layer-split",
+       "LayerSplitDSATokenToKVPool for a DSA model (mem_cache/kv_cache_configurator.py@71de97b2:1322-1330)"},
+      {"enable-page-major-kv-layout", "PageMajorMHATokenToKVPool (mem_cache/kv_cache_configurator.py@71de97b2:956-967)"},
+      {"prefill-only-disable-kv-cache", "NoOpMHATokenToKVPool (mem_cache/kv_cache_configurator.py@71de97b2:1575-1580)"},
+      {"enable-unified-memory",
+       "the unified pools (mem_cache/kv_cache_configurator.py@71de97b2:389-430): for a hybrid Mamba model "
+       "UnifiedHybridLinearKVPool over UnifiedMHATokenToKVPool or UnifiedMLATokenToKVPool with "
+       "UnifiedMambaTokenToKVPoolAllocator (mem_cache/unified_memory_pool.py@71de97b2:1194-1228), for a hybrid "
+       "sliding-window model UnifiedSWAKVPool with UnifiedSWATokenToKVPoolAllocator "
+       "(mem_cache/unified_memory_pool.py@71de97b2:1636-1645), each allocator over MultiEndedAllocator sub-allocators "
+       "(mem_cache/multi_ended_allocator.py@71de97b2:1768-1780, 2113-2124)"},
+      {"SGLANG_EXPERIMENTAL_CPP_RADIX_TREE", "RadixCacheCpp (mem_cache/registry.py@71de97b2:104-109)"},
+      {"SGLANG_ENABLE_UNIFIED_RADIX_TREE",
+       "UnifiedRadixCache (mem_cache/registry.py@71de97b2:111-112) and the tree core python "
+       "(mem_cache/unified_cache/tree_core_registry.py@71de97b2:57)"},
+      {"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND",
+       "the tree core of UnifiedRadixCache, of which the tree core python is the one registered "
+       "(mem_cache/unified_cache/tree_core_registry.py@71de97b2:57-75)"},
+  };
+  return table;
+}
+
+// "argument --x is not modelled by this port: [it selects <type>; ]<why>".
+std::string not_modelled(const std::string& what, const std::string& name, const std::string& why) {
+  std::string msg = what + " is not modelled by this port: ";
+  if (auto s = selected_types().find(name); s != selected_types().end()) msg += "it selects " + s->second + "; ";
+  return msg + (why.empty() ? std::string("engines/sglang/fields.json") : why);
 }
 
 using EnvSetter = std::function<void(ParsedServerArgs&, const std::string& name, const doc::Node&)>;
@@ -243,8 +290,7 @@ ParsedServerArgs parse_server_args(const doc::Node* args, const std::map<std::st
       }
       const auto f = fields().find(name);
       if (f != fields().end() && f->second.kind == "argument") {
-        refuse("argument " + flag + " is not modelled by this port: " +
-               (f->second.why.empty() ? std::string("engines/sglang/fields.json") : f->second.why));
+        refuse(not_modelled("argument " + flag, name, f->second.why));
       }
       refuse("error: unrecognized arguments: " + flag);
     }
@@ -257,8 +303,7 @@ ParsedServerArgs parse_server_args(const doc::Node* args, const std::map<std::st
       }
       const auto f = fields().find(name);
       if (f != fields().end() && f->second.kind == "environment_variable") {
-        refuse("environment variable " + name + " is not modelled by this port: " +
-               (f->second.why.empty() ? std::string("engines/sglang/fields.json") : f->second.why));
+        refuse(not_modelled("environment variable " + name, name, f->second.why));
       }
       // A variable the release never reads has no effect upstream: refused so a user never believes it did.
       refuse("environment variable " + name + " is not read by the pinned SGLang release");

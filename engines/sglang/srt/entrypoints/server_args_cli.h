@@ -4,8 +4,9 @@
 // argparse front end: each argument by its upstream name or alias, its type and choices) and of the
 // environ.py@71de97b2 reads the scheduler makes, for the arguments and variables this port models. Every
 // other ServerArgs field and environment variable the pinned release reads (engines/sglang/fields.json) is
-// refused by name with its recorded reason; a name the release does not know is refused as argparse refuses
-// it ("unrecognized arguments").
+// refused by name with its recorded reason, and with the tree cache, allocator or memory pool it selects when it
+// selects one (SGL-6); a name the release does not know is refused as argparse refuses it ("unrecognized
+// arguments").
 #pragma once
 
 #include <cstdint>
@@ -24,8 +25,6 @@ struct ParsedServerArgs {
   model_executor::LoweringConfig lowering;  // model_path, tp/pp/dp, memory and CUDA-graph settings
   SchedulerConfig scheduler;                // the schedule settings and environ.py's values
   std::optional<std::string> served_model_name;
-  std::int64_t random_seed = 0;
-  bool random_seed_set = false;
   bool enable_metrics = false;
   std::int64_t decode_log_interval = 40;  // --decode-log-interval
   // --kv-events-config (disaggregation/kv_events.py@71de97b2 KVEventsConfig): the publisher ("null" or "zmq")

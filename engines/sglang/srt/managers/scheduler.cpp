@@ -17,6 +17,10 @@
 
 namespace blis::sglang {
 
+namespace {
+constexpr int kServiceUnavailable = 503;  // HTTPStatus.SERVICE_UNAVAILABLE
+}  // namespace
+
 // scheduler.py@71de97b2 Scheduler.__init__ (init_memory_pool_and_cache, init_chunked_prefill, the policy,
 // the new-token-ratio tracker) and tp_worker.py@71de97b2 get_worker_info (max_req_len, max_req_input_len).
 Scheduler::Scheduler(SchedulerConfig config) : config_(std::move(config)) {
@@ -98,7 +102,10 @@ bool Scheduler::set_or_validate_priority(Req& req) {
   if (config_.enable_priority_scheduling && !req.priority.has_value()) {
     req.priority = config_.server_args.schedule_low_priority_values_first ? INT64_MAX : INT64_MIN;
   } else if (!config_.enable_priority_scheduling && req.priority.has_value() && config_.abort_on_priority_when_disabled) {
-    ended_outside_.emplace_back(req.rid, "abort");
+    // AbortReq(finished_reason={"type": "abort", "status_code": HTTPStatus.SERVICE_UNAVAILABLE, "message": ...}).
+    ended_outside_.push_back(
+        EndedOutsideBatch{req.rid, "abort", kServiceUnavailable,
+                          "Using priority is disabled for this server. Please send a new request without a priority."});
     reqs_.erase(req.rid);
     return false;
   }
@@ -111,7 +118,9 @@ bool Scheduler::abort_on_queued_limit(Req& req) {
   if (!config_.max_queued_requests || static_cast<std::int64_t>(waiting_queue_.size()) + 1 <= *config_.max_queued_requests) {
     return false;
   }
+  // Reject the incoming request by default.
   Req* req_to_abort = &req;
+  std::string message = "The request queue is full.";
   if (config_.enable_priority_scheduling) {
     // Find the queued request of the lowest priority (the last one under the priority order).
     const std::int64_t sign = config_.server_args.schedule_low_priority_values_first ? 1 : -1;
@@ -134,10 +143,12 @@ bool Scheduler::abort_on_queued_limit(Req& req) {
       if (static_cast<__int128>(candidate->priority.value()) * sign > static_cast<__int128>(req.priority.value()) * sign) {
         waiting_queue_.erase(waiting_queue_.begin() + static_cast<std::ptrdiff_t>(*idx));
         req_to_abort = candidate;
+        message = "The request is aborted by a higher priority request.";
       }
     }
   }
-  ended_outside_.emplace_back(req_to_abort->rid, "abort");
+  // AbortReq(finished_reason={"type": "abort", "status_code": HTTPStatus.SERVICE_UNAVAILABLE, "message": message}).
+  ended_outside_.push_back(EndedOutsideBatch{req_to_abort->rid, "abort", kServiceUnavailable, message});
   const bool incoming = req_to_abort == &req;
   reqs_.erase(req_to_abort->rid);
   return incoming;
@@ -160,7 +171,7 @@ void Scheduler::abort_request(const std::string& rid) {
     if (waiting_queue_[i]->rid == rid) {
       Req* req = waiting_queue_[i];
       waiting_queue_.erase(waiting_queue_.begin() + static_cast<std::ptrdiff_t>(i));
-      ended_outside_.emplace_back(rid, "abort");
+      ended_outside_.push_back(EndedOutsideBatch{rid, "abort", std::nullopt, ""});  // AbortReq(rid=req.rid)
       reqs_.erase(req->rid);
       return;
     }
@@ -181,16 +192,25 @@ void Scheduler::process_pending_chunked_abort() {
     if (req->finished() || !req->req_pool_idx.has_value()) pending_chunked_abort_req_ = nullptr;
     return;
   }
-  req->finished_reason = "abort";  // prepare_abort
+  req->finished_reason = "abort";  // prepare_abort(req, "Aborted")
+  req->abort_message = "Aborted";
   req->to_finish.reset();
   release_kv_cache(*req, *tree_cache_, /*is_insert=*/false);
   chunked_req_ = nullptr;
   pending_chunked_abort_req_ = nullptr;
-  ended_outside_.emplace_back(req->rid, "abort");
+  ended_outside_.push_back(EndedOutsideBatch{req->rid, "abort", std::nullopt, "Aborted"});
 }
 
 std::vector<std::pair<std::string, std::string>> Scheduler::take_ended_outside_batches() {
   std::vector<std::pair<std::string, std::string>> out;
+  for (EndedOutsideBatch& e : take_ended_outside_batches_with_reasons()) {
+    out.emplace_back(std::move(e.rid), std::move(e.type));
+  }
+  return out;
+}
+
+std::vector<EndedOutsideBatch> Scheduler::take_ended_outside_batches_with_reasons() {
+  std::vector<EndedOutsideBatch> out;
   out.swap(ended_outside_);
   return out;
 }

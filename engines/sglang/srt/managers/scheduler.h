@@ -82,6 +82,19 @@ struct LaunchedBatch {
   std::vector<std::int64_t> extend_lens;
 };
 
+// scheduler.py@71de97b2's AbortReq to the tokenizer for a request ended outside a batch (refused or aborted in
+// the queue, or aborted by retraction): its rid and finished_reason (FINISH_ABORT.to_json: type "abort", the
+// message, and the HTTP status the tokenizer answers with when upstream sets one, e.g. 503
+// SERVICE_UNAVAILABLE for the queue limit). An AbortReq without a finished_reason (a client's abort of a
+// queued request) has an empty message and no status.
+struct EndedOutsideBatch {
+  std::string rid;
+  std::string type = "abort";
+  std::optional<int> status_code;
+  std::string message;
+  bool operator==(const EndedOutsideBatch&) const = default;
+};
+
 // What processing a batch result did, for the engine core's token record.
 struct BatchResultRecord {
   std::vector<std::pair<std::string, std::int64_t>> emitted;    // (rid, tokens appended) in batch order
@@ -135,6 +148,9 @@ class Scheduler {
   const BaseTokenToKVPoolAllocator& allocator() const { return *allocator_; }
   // Requests ended outside a batch result (aborted in the queue, refused by the queue limit): (rid, reason).
   std::vector<std::pair<std::string, std::string>> take_ended_outside_batches();
+  // The same requests with what upstream's AbortReq tells the tokenizer (message, status code). Drains the
+  // same record as take_ended_outside_batches: a caller uses one or the other.
+  std::vector<EndedOutsideBatch> take_ended_outside_batches_with_reasons();
   // Requests retracted since the last call, in retraction order.
   std::vector<std::string> take_retracted();
 
@@ -176,7 +192,7 @@ class Scheduler {
   Req* pending_chunked_abort_req_ = nullptr;
   std::deque<LaunchedBatch> launched_;
   std::int64_t queue_entry_seq_ = 0;
-  std::vector<std::pair<std::string, std::string>> ended_outside_;
+  std::vector<EndedOutsideBatch> ended_outside_;
   std::vector<std::string> retracted_;
 };
 

@@ -163,7 +163,8 @@ std::shared_ptr<ScheduleBatch> Scheduler::update_running_batch(std::shared_ptr<S
       // send_to_tokenizer AbortReq(finished_reason=req.to_finish): the request ends with an abort now.
       req->finished_reason = "abort";
       req->to_finish.reset();
-      ended_outside_.emplace_back(req->rid, "abort");
+      // AbortReq(finished_reason=req.to_finish.to_json()): FINISH_ABORT(message), no status code.
+      ended_outside_.push_back(EndedOutsideBatch{req->rid, "abort", std::nullopt, req->abort_message});
     }
     for (Req* req : r.retracted_reqs) {
       retracted_.push_back(req->rid);
