@@ -20,16 +20,18 @@ namespace blis::cli {
 namespace {
 
 constexpr std::string_view kScoreUsage =
-    "usage: blis score [data flags] --points FILE [--limit N] [--filter SUBSTRING] [--replications N] [--json]\n"
+    "usage: blis score [data flags] --points FILE [--backend vllm|sglang] [--limit N] [--filter SUBSTRING]\n"
+    "                  [--replications N] [--json]\n"
     "  --points FILE       measured points in the column format of aiconfigurator's silicon_sample.csv\n"
-    "  --limit N           score only the first N vLLM points (after --filter)\n"
-    "  --filter SUBSTRING  score only the vLLM points whose id contains SUBSTRING\n"
+    "  --backend NAME      score only the points of this backend (vllm or sglang; default both)\n"
+    "  --limit N           score only the first N points (after --backend and --filter)\n"
+    "  --filter SUBSTRING  score only the points whose id contains SUBSTRING\n"
     "  --replications N    replications per point (default 1: the workload's only random draws are the\n"
     "                      prompts' token IDs; give N >= 2 for a replication interval)\n"
     "  --json              the report as JSON instead of text\n"
-    "Each vLLM point becomes a scenario (design 11.2) run on the vLLM release this build ports; its simulated mean TTFT and TPOT\n"
-    "are compared with the measured ones, and graded (11.3). Points it cannot simulate are listed with their\n"
-    "reasons (11.4); points of other backends are counted, not read.\n";
+    "Each vLLM or SGLang point becomes a scenario (design 11.2) run on the release of that engine this build ports;\n"
+    "its simulated mean TTFT and TPOT are compared with the measured ones, and graded (11.3). Points it cannot\n"
+    "simulate are listed with their reasons (11.4); points of other backends are counted, not read.\n";
 
 }  // namespace
 
@@ -50,12 +52,18 @@ int score_main(std::span<const std::string_view> args) {
     }
     if (a == "--json") {
       json = true;
-    } else if (a == "--points" || a == "--filter") {
+    } else if (a == "--points" || a == "--filter" || a == "--backend") {
       if (!has_value) {
         std::fprintf(stderr, "blis score: %.*s needs a value\n%s", static_cast<int>(a.size()), a.data(), kScoreUsage.data());
         return 2;
       }
-      (a == "--points" ? points_path : options.filter) = std::string(rest[++i]);
+      const std::string v(rest[++i]);
+      if (a == "--backend" && score::backend_of(v) == nullptr) {
+        std::fprintf(stderr, "blis score: --backend '%s': no port of that backend in this build (vllm, sglang)\n%s", v.c_str(),
+                     kScoreUsage.data());
+        return 2;
+      }
+      (a == "--points" ? points_path : a == "--filter" ? options.filter : options.backend) = v;
     } else if (a == "--limit" || a == "--replications") {
       const auto v = has_value ? positive(rest[i + 1]) : std::nullopt;
       if (!v) {

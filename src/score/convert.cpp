@@ -92,7 +92,7 @@ std::string quoted(const std::string& s) {
 }
 
 // Resolves the model; returns the checkpoint, or adds the reason it cannot.
-std::optional<std::string> resolve_model(const Point& p, const CatalogNames& cat, std::vector<NotScored>& why,
+std::optional<std::string> resolve_model(const Point& p, const Backend& b, const CatalogNames& cat, std::vector<NotScored>& why,
                                          std::vector<std::string>& estimates) {
   std::string id = p.model_path;
   for (const auto& [from, to] : kAliases) {
@@ -125,8 +125,8 @@ std::optional<std::string> resolve_model(const Point& p, const CatalogNames& cat
   for (const auto& v : kVariants) {
     if (id == v.model && p.precision == v.precision && cat.models.contains(v.checkpoint)) {
       estimates.push_back("checkpoint: " + p.model_path + " at " + p.precision + " is simulated as " + v.checkpoint + ", " +
-                          v.why + "; how the run reached " + p.precision + " (a quantised checkpoint or vLLM's "
-                          "quantization argument) is not recorded");
+                          v.why + "; how the run reached " + p.precision + " (a quantised checkpoint or " + b.display +
+                          "'s quantization argument) is not recorded");
       return std::string(v.checkpoint);
     }
   }
@@ -134,13 +134,20 @@ std::optional<std::string> resolve_model(const Point& p, const CatalogNames& cat
                  "quantization: the run ran " + p.model_path + " at " + p.precision +
                      (p.gemm_quant_mode.empty() ? "" : " (gemm " + p.gemm_quant_mode + ")") + "; the catalog checkpoint " +
                      id + " is " + own_format(id) + " and no catalog checkpoint of it is " + p.precision +
-                     ", and vLLM's quantization argument is not modelled (fields.json: not_modelled, no estimation rule)"});
+                     ", and " + b.display + "'s quantization argument is not modelled (fields.json: not_modelled, no estimation rule)"});
   return std::nullopt;
 }
 
 }  // namespace
 
 std::string Lane::text() const { return engine + " " + release + " | " + chip + " | " + model + " | " + layout; }
+
+const Backend* backend_of(const std::string& backend) {
+  for (const auto& b : kBackends) {
+    if (backend == b.backend) return &b;
+  }
+  return nullptr;
+}
 
 std::optional<std::string> chip_of_system(const std::string& system) {
   for (const auto& s : kSystems) {
@@ -150,7 +157,11 @@ std::optional<std::string> chip_of_system(const std::string& system) {
 }
 
 Conversion convert(const Point& p, const CatalogNames& cat) {
-  if (p.backend != "vllm") throw std::invalid_argument("convert: point " + p.id + " is a " + p.backend + " point, not vllm");
+  const Backend* backend = backend_of(p.backend);
+  if (backend == nullptr) {
+    throw std::invalid_argument("convert: point " + p.id + " is a " + p.backend + " point; this build ports vllm and sglang");
+  }
+  const Backend& b = *backend;
   Conversion c;
   auto& why = c.not_scored;
 
@@ -205,21 +216,22 @@ Conversion convert(const Point& p, const CatalogNames& cat) {
     why.push_back({Reason::not_in_catalog, "chip " + *chip + " (system " + p.system + "): no catalog entry"});
   }
   std::vector<std::string> model_estimates;
-  const std::optional<std::string> model = resolve_model(p, cat, why, model_estimates);
+  const std::optional<std::string> model = resolve_model(p, b, cat, why, model_estimates);
 
-  // Parallel layouts the port does not model (fields.json: not_modelled, issue #7, no estimation rule).
+  // Parallel layouts the ports do not model (fields.json: not_modelled, no estimation rule).
+  const std::string dp_arg = b.dp_arg;
   if (pp && *pp > 1) {
-    why.push_back({Reason::field_not_modelled, "pipeline-parallel-size=" + num(*pp) + " (pp_size): not modelled, no estimation rule"});
+    why.push_back({Reason::field_not_modelled, std::string(b.pp_arg) + "=" + num(*pp) + " (pp_size): not modelled, no estimation rule"});
   }
   if (dp && *dp > 1) {
-    why.push_back({Reason::field_not_modelled, "data-parallel-size=" + num(*dp) + " (attention_dp_size): not modelled, no estimation rule"});
+    why.push_back({Reason::field_not_modelled, dp_arg + "=" + num(*dp) + " (attention_dp_size): not modelled, no estimation rule"});
   }
   if (ep && *ep > 1) {
-    why.push_back({Reason::field_not_modelled, "enable-expert-parallel (moe_ep_size=" + num(*ep) + "): not modelled, no estimation rule"});
+    why.push_back({Reason::field_not_modelled, std::string(b.ep_arg) + " (moe_ep_size=" + num(*ep) + "): not modelled, no estimation rule"});
   } else if (moe_tp && tp && *moe_tp > *tp && !(dp && *dp > 1)) {
-    why.push_back({Reason::field_not_modelled, "data-parallel-size: moe_tp_size=" + num(*moe_tp) + " exceeds tp_size=" + num(*tp) +
-                                                   ", so the MoE layers span GPUs beyond the tensor-parallel group, which vLLM "
-                                                   "does only with data parallelism: not modelled, no estimation rule"});
+    why.push_back({Reason::field_not_modelled, dp_arg + ": moe_tp_size=" + num(*moe_tp) + " exceeds tp_size=" + num(*tp) +
+                                                   ", so the MoE layers span GPUs beyond the tensor-parallel group, which " +
+                                                   b.display + " does only with data parallelism: not modelled, no estimation rule"});
   }
   if (tp && *tp < 1) {
     why.push_back({Reason::value_not_recorded, "tensor-parallel-size: tp_size is 0"});
@@ -230,28 +242,27 @@ Conversion convert(const Point& p, const CatalogNames& cat) {
   c.chip = *chip;
   c.tensor_parallel = tp.value_or(1);
   c.requests = std::max(kRequestsPerUser * c.concurrency, kMinRequests);
-  c.lane = Lane{"vllm", p.backend_version.empty() ? "unrecorded" : p.backend_version, c.chip, c.model,
+  c.lane = Lane{b.backend, p.backend_version.empty() ? "unrecorded" : p.backend_version, c.chip, c.model,
                 "tp" + num(c.tensor_parallel)};
   for (auto& e : model_estimates) c.estimates.push_back(std::move(e));
-  if (!tp) c.estimates.push_back("tensor-parallel-size: not recorded; left unset (vLLM's default)");
+  if (!tp) c.estimates.push_back(std::string(b.tp_arg) + ": not recorded; left unset (" + b.display + "'s default)");
   c.estimates.push_back("client: not recorded; a closed loop of " + num(c.concurrency) +
                         " users, each sending its next request when its previous one ends, " + num(c.requests) +
                         " requests (" + num(kRequestsPerUser) + " per user, at least " + num(kMinRequests) +
                         "), prompts of exactly " + num(p.isl) + " fresh random token IDs, outputs forced to exactly " +
                         num(p.osl) + " tokens (max_tokens " + num(p.osl) + ")");
   c.estimates.push_back("warm-up: not recorded; none simulated (a warm-up of fresh random prompts leaves no shared prefix)");
-  c.estimates.push_back("engine settings not recorded (max-model-len, gpu-memory-utilization, max-num-seqs, "
-                        "max-num-batched-tokens, enable-prefix-caching, enable-chunked-prefill, kv-cache-dtype and every "
-                        "other): left unset, so the ported vLLM release's defaults apply (fields.json: leave_unset)");
+  c.estimates.push_back(std::string("engine settings not recorded (") + b.unset_settings + " and every other): left unset, " +
+                        "so the ported " + b.display + " release's defaults apply (fields.json: leave_unset)");
   c.estimates.push_back("measured statistic: silicon_ttft_ms and silicon_tpot_ms compared with the simulated means "
                         "(the source does not say which statistic it records)");
 
   std::string s;
   s += "# blis score: point " + p.id + " (line " + num(p.line) + " of the points file)\n";
   s += "kind: Deployment\nname: point\npools:\n  - name: serve\n    replicas: 1\n    engine:\n";
-  s += "      kind: vllm\n      version: \"" + std::string(kEngineRelease) + "\"\n      args:\n";
-  s += "        model: " + quoted(c.model) + "\n";
-  if (tp) s += "        tensor-parallel-size: " + num(*tp) + "\n";
+  s += "      kind: " + std::string(b.backend) + "\n      version: \"" + b.release + "\"\n      args:\n";
+  s += "        " + std::string(b.model_arg) + ": " + quoted(c.model) + "\n";
+  if (tp) s += "        " + std::string(b.tp_arg) + ": " + num(*tp) + "\n";
   s += "router: {}\n---\nkind: Scenario\nname: point\ndeployment: point\nseed: 1\n";
   s += "cluster: {chip: " + c.chip + ", nodes: 1, gpus_per_node: " + num(per_node) + "}\n";
   s += "workload:\n  clients:\n    - name: bench\n";

@@ -1,4 +1,6 @@
-// One measured vLLM point as a scenario (design §11.2), or the reasons it cannot be one (§11.4).
+// One measured vLLM or SGLang point as a scenario (design §11.2), or the reasons it cannot be one (§11.4).
+// The point's backend column picks the engine kind (kBackends): the scenario runs that kind at the release
+// this build ports, with the engine's own argument names.
 //
 // What is copied from the row: the model (model_path, through the alias and checkpoint-variant tables
 // below), the chip (system, through the system table), tensor-parallel-size (tp_size), ISL and OSL, and
@@ -10,9 +12,9 @@
 //   - the request count: kRequestsPerUser x concurrency (at least kMinRequests);
 //   - no warm-up: the client's warm-up is not recorded, and a warm-up of fresh random IDs leaves no
 //     prefix the measured requests share, so the measured phase starts from an idle engine either way;
-//   - every engine setting the row does not carry (max-model-len, gpu-memory-utilization, max-num-seqs,
-//     max-num-batched-tokens, enable-prefix-caching, enable-chunked-prefill, kv-cache-dtype, ...) is left
-//     unset, so the engine resolves the ported vLLM release's default (fields.json: estimation leave_unset).
+//   - every engine setting the row does not carry (vLLM: max-model-len, gpu-memory-utilization, max-num-seqs,
+//     ...; SGLang: mem-fraction-static, chunked-prefill-size, max-running-requests, ...) is left unset, so the
+//     engine resolves the ported release's default (fields.json: estimation leave_unset).
 // A point that needs what is not modelled is not scored: a prefill/decode split or a layout across nodes
 // (topology_unsupported), data, pipeline or expert parallelism or a quantisation with no catalog
 // checkpoint (field_not_modelled; fields.json marks each not modelled with no estimation rule), a model or
@@ -34,7 +36,27 @@ namespace blis::score {
 
 inline constexpr std::int64_t kRequestsPerUser = 4;
 inline constexpr std::int64_t kMinRequests = 8;
-inline constexpr const char* kEngineRelease = "0.27.1";
+
+// An engine kind this build ports, as the points file's backend column names it.
+struct Backend {
+  const char* backend;     // the backend column: vllm, sglang
+  const char* display;     // vLLM, SGLang
+  const char* release;     // the release engines/<kind> ports (versions.yaml; tests/score checks they agree)
+  const char* image_repo;  // the image repository whose tag names a run's release
+  const char* model_arg, *tp_arg, *pp_arg, *dp_arg, *ep_arg;  // the engine's own argument names
+  const char* unset_settings;  // the settings no point records, left to the engine's defaults
+};
+inline constexpr Backend kBackends[] = {
+    {"vllm", "vLLM", "0.27.1", "vllm/vllm-openai:", "model", "tensor-parallel-size", "pipeline-parallel-size",
+     "data-parallel-size", "enable-expert-parallel",
+     "max-model-len, gpu-memory-utilization, max-num-seqs, max-num-batched-tokens, enable-prefix-caching, "
+     "enable-chunked-prefill, kv-cache-dtype"},
+    {"sglang", "SGLang", "0.5.18", "lmsysorg/sglang:", "model-path", "tp-size", "pp-size", "dp-size", "ep-size",
+     "context-length, mem-fraction-static, max-running-requests, chunked-prefill-size, max-prefill-tokens, "
+     "page-size, attention-backend, schedule-policy, kv-cache-dtype, cuda-graph-max-bs-decode"},
+};
+// The backend entry of a points file's backend column; none for a backend this build has no port of.
+const Backend* backend_of(const std::string& backend);
 
 // What the catalog in use holds, by name.
 struct CatalogNames {
@@ -62,7 +84,7 @@ struct Conversion {
 // The catalog chip of an aiconfigurator system name (h100_sxm -> H100-SXM, ...); none for another name.
 std::optional<std::string> chip_of_system(const std::string& system);
 
-// Converts one vLLM point (backend must be vllm; anything else is refused with std::invalid_argument).
+// Converts one point of a ported backend (another backend is refused with std::invalid_argument).
 Conversion convert(const Point& point, const CatalogNames& catalog);
 
 }  // namespace blis::score

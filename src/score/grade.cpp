@@ -2,13 +2,16 @@
 
 #include "score/convert.h"
 
+#include <stdexcept>
+
 namespace blis::score {
 namespace {
 
-// The release an image tag names: "vllm/vllm-openai:v0.19.0-cu130" -> "0.19.0",
-// "vllm/vllm-openai:nightly-<commit>" -> "nightly-<commit>"; none for another image.
-std::optional<std::string> release_of_image(const std::string& image) {
-  const std::string repo = "vllm/vllm-openai:";
+// The release an image tag of the backend's repository names: "vllm/vllm-openai:v0.19.0-cu130" -> "0.19.0",
+// "lmsysorg/sglang:v0.5.9-cu130-amd64" -> "0.5.9", "vllm/vllm-openai:nightly-<commit>" -> "nightly-<commit>",
+// "lmsysorg/sglang:nightly-dev-20260216-d3bae71e" -> itself; none for another image.
+std::optional<std::string> release_of_image(const std::string& image, const Backend& b) {
+  const std::string repo = b.image_repo;
   if (!image.starts_with(repo)) return std::nullopt;
   std::string tag = image.substr(repo.size());
   if (tag.starts_with("nightly")) return tag;
@@ -21,14 +24,18 @@ std::optional<std::string> release_of_image(const std::string& image) {
 }  // namespace
 
 Grade grade(const Point& p) {
+  const Backend* backend = backend_of(p.backend);
+  if (backend == nullptr) throw std::invalid_argument("grade: point " + p.id + " is a " + p.backend + " point; this build ports vllm and sglang");
+  const Backend& b = *backend;
+  const std::string ported = b.release;
   std::optional<std::string> image;
   for (const auto& item : p.source_items) {
-    if (release_of_image(item)) image = item;
+    if (release_of_image(item, b)) image = item;
   }
-  if (const auto it = p.source_fields.find("image"); it != p.source_fields.end() && release_of_image(it->second)) {
+  if (const auto it = p.source_fields.find("image"); it != p.source_fields.end() && release_of_image(it->second, b)) {
     image = it->second;
   }
-  const std::optional<std::string> from_image = image ? release_of_image(*image) : std::nullopt;
+  const std::optional<std::string> from_image = image ? release_of_image(*image, b) : std::nullopt;
   Grade g;
   g.release = p.backend_version;
   if (from_image) {
@@ -45,18 +52,18 @@ Grade grade(const Point& p) {
   if (g.release.empty()) {
     g.release = "unrecorded";
     g.grade = "G4";
-    g.detail = "engine build not recorded (backend_version empty, no vLLM image in silicon_data_source): simulated on "
-               "0.27.1; nothing closer than G4 can be decided";
-  } else if (g.release == kEngineRelease) {
+    g.detail = "engine build not recorded (backend_version empty, no " + std::string(b.display) +
+               " image in silicon_data_source): simulated on " + ported + "; nothing closer than G4 can be decided";
+  } else if (g.release == ported) {
     g.grade = "G2";
-    g.detail = "run on 0.27.1, the release this build runs; estimates named";
+    g.detail = "run on " + ported + ", the release this build runs; estimates named";
   } else if (g.release.starts_with("nightly")) {
     g.grade = "G4";
-    g.detail = "nightly build " + (image ? *image : g.release) + ": simulated on 0.27.1";
+    g.detail = "nightly build " + (image ? *image : g.release) + ": simulated on " + ported;
   } else {
     g.grade = "G4";
-    g.detail = "run on vLLM " + g.release + ", simulated on 0.27.1: ported-function diff between " + g.release +
-               " and 0.27.1 not computed";
+    g.detail = "run on " + std::string(b.display) + " " + g.release + ", simulated on " + ported +
+               ": ported-function diff between " + g.release + " and " + ported + " not computed";
   }
   return g;
 }

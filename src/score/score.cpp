@@ -67,12 +67,16 @@ Report score(const std::vector<Point>& points, const CatalogNames& catalog, cons
              const std::function<void(std::int64_t, std::int64_t, const PointRecord&)>& progress) {
   Report rep;
   std::vector<const Point*> selected;
+  if (options.backend && backend_of(*options.backend) == nullptr) {
+    throw std::invalid_argument("score: backend '" + *options.backend + "' has no port in this build (vllm, sglang)");
+  }
   for (const auto& p : points) {
-    if (p.backend != "vllm") {
+    if (backend_of(p.backend) == nullptr) {
       rep.other_backends[p.backend] += 1;
       continue;
     }
-    rep.vllm_points += 1;
+    rep.engine_points[p.backend] += 1;
+    if (options.backend && p.backend != *options.backend) continue;
     if (options.filter && p.id.find(*options.filter) == std::string::npos) continue;
     if (options.limit && static_cast<std::int64_t>(selected.size()) >= *options.limit) continue;
     selected.push_back(&p);
@@ -131,21 +135,31 @@ Report score(const std::vector<Point>& points, const CatalogNames& catalog, cons
 
 std::string report_text(const Report& rep) {
   std::string s;
-  s += "blis score: " + std::to_string(rep.vllm_points) + " vLLM points in the file, " + std::to_string(rep.selected) +
-       " selected; simulated on vLLM " + kEngineRelease + "\n";
+  std::int64_t in_file = 0;
+  std::string by_engine, engines;
+  for (const auto& [b, n] : rep.engine_points) {
+    in_file += n;
+    by_engine += std::string(by_engine.empty() ? "" : ", ") + b + " " + std::to_string(n);
+  }
+  for (const auto& b : kBackends) engines += std::string(engines.empty() ? "" : " and ") + b.display + " " + b.release;
+  s += "blis score: " + std::to_string(in_file) + " points of ported engines in the file (" + by_engine + "), " +
+       std::to_string(rep.selected) + " selected; simulated on " + engines + "\n";
   if (!rep.other_backends.empty()) {
-    s += "not read here (this command scores vLLM points):";
+    s += "not read here (no port of these backends in this build):";
     for (const auto& [b, n] : rep.other_backends) s += " " + b + " " + std::to_string(n);
     s += "\n";
   }
-  // The estimates every scored point names, once.
-  for (const auto& r : rep.points) {
-    if (r.status != "scored") continue;
-    s += "\nevery scored point names these estimates (numbers as for its first point, " + r.id + "):\n";
-    for (const auto& e : r.estimates) {
-      if (common_estimate(e)) s += "  - " + e + "\n";
+  // The estimates every scored point of an engine names, once per engine.
+  for (const auto& b : kBackends) {
+    for (const auto& r : rep.points) {
+      if (r.status != "scored" || r.lane.engine != b.backend) continue;
+      s += "\nevery scored " + std::string(b.display) + " point names these estimates (numbers as for its first point, " +
+           r.id + "):\n";
+      for (const auto& e : r.estimates) {
+        if (common_estimate(e)) s += "  - " + e + "\n";
+      }
+      break;
     }
-    break;
   }
   s += "\nscored points (milliseconds; simulated [replication interval] / measured, APE %):\n";
   for (const auto& r : rep.points) {
@@ -180,7 +194,7 @@ std::string report_text(const Report& rep) {
   }
   const auto count = [&](const std::string& k) { return rep.by_grade.contains(k) ? rep.by_grade.at(k) : 0; };
   const std::int64_t scored = count("G1") + count("G2") + count("G3") + count("G4");
-  s += "\ntotals: " + std::to_string(rep.selected) + " selected vLLM points = " + std::to_string(scored) + " scored (G2 " +
+  s += "\ntotals: " + std::to_string(rep.selected) + " selected points = " + std::to_string(scored) + " scored (G2 " +
        std::to_string(count("G2")) + ", G3 " + std::to_string(count("G3")) + ", G4 " + std::to_string(count("G4")) +
        ") + " + std::to_string(count("G5")) + " not scored (G5) + " + std::to_string(count("failed")) + " failed\n";
   if (!rep.g5_by_reason.empty()) {
@@ -194,8 +208,10 @@ std::string report_text(const Report& rep) {
 std::string report_json(const Report& rep) {
   using J = nlohmann::ordered_json;
   J j;
-  j["engine"] = {{"kind", "vllm"}, {"release", kEngineRelease}};
-  j["vllm_points"] = rep.vllm_points;
+  j["engines"] = J::array();
+  for (const auto& b : kBackends) j["engines"].push_back({{"kind", b.backend}, {"release", b.release}});
+  j["points_by_engine"] = J::object();
+  for (const auto& [b, n] : rep.engine_points) j["points_by_engine"][b] = n;
   j["selected"] = rep.selected;
   j["other_backends"] = J::object();
   for (const auto& [b, n] : rep.other_backends) j["other_backends"][b] = n;

@@ -1,6 +1,7 @@
-// `blis score`: each vLLM point converted (convert.h), graded (grade.h), run, and compared with its
-// measurement; the per-point records, the per-lane median absolute percentage errors and the totals.
-// Points of other backends are not read here; they are counted by backend. Every vLLM point selected is
+// `blis score`: each vLLM or SGLang point converted (convert.h), graded (grade.h), run on the engine kind its
+// backend names, and compared with its measurement; the per-point records, the per-lane median absolute
+// percentage errors and the totals. Points of backends this build has no port of are not read here; they are
+// counted by backend. Every point of a ported backend selected is
 // in the report exactly once: scored (G2-G4), not scored (G5 with its §11.4 reasons), or failed (the
 // simulator refused or broke on the scenario: a defect or a refusal to fix, listed with its message).
 #pragma once
@@ -54,16 +55,17 @@ struct LaneFigures {
 struct Report {
   std::vector<PointRecord> points;
   std::vector<LaneFigures> lanes;
-  std::int64_t vllm_points = 0;     // in the file
-  std::int64_t selected = 0;        // after --filter and --limit
+  std::map<std::string, std::int64_t> engine_points;  // points of ported backends in the file, by backend
+  std::int64_t selected = 0;        // after --backend, --filter and --limit
   std::map<std::string, std::int64_t> other_backends;  // points not read here, by backend
   std::map<std::string, std::int64_t> by_grade;        // over the selected points; "failed" for failures
   std::map<std::string, std::int64_t> g5_by_reason;    // by each G5 point's first reason
 };
 
 struct Options {
-  std::optional<std::int64_t> limit;   // the first N vLLM points (after the filter)
-  std::optional<std::string> filter;   // a substring of the id
+  std::optional<std::int64_t> limit;    // the first N points (after the backend and id filters)
+  std::optional<std::string> filter;    // a substring of the id
+  std::optional<std::string> backend;   // only this ported backend's points (vllm, sglang)
 };
 
 // The absolute percentage error of a simulated figure against its measurement, in percent.

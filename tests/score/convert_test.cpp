@@ -1,7 +1,7 @@
-// Conversion of measured vLLM points (src/score/convert.h) and their grades (grade.h): each G5 reason of
+// Conversion of measured vLLM and SGLang points (src/score/convert.h) and their grades (grade.h): each G5 reason of
 // design §11.4 this harness gives, from tests/score/fixtures/reasons.csv, beside its closest accepted twin;
 // the scenario written for an accepted point; the tables checked against the repository's catalog and the
-// vLLM port's fields.json.
+// ports' fields.json.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -136,8 +136,48 @@ TEST(Convert, AliasAndVariantNamed) {
             std::string::npos);
 }
 
-TEST(Convert, OtherBackendsAreNotConvertedHere) {
-  EXPECT_THROW(convert(fixture().at("sglang-point"), names()), std::invalid_argument);
+// An SGLang point runs on the SGLang release this build ports, with SGLang's own argument names.
+TEST(Convert, SglangPointUsesItsEngine) {
+  const Conversion c = convert(fixture().at("sglang-point"), names());
+  ASSERT_EQ(first(c), "");
+  for (const char* s : {"kind: sglang", "version: \"0.5.18\"", "model-path: 'MiniMaxAI/MiniMax-M2.5'", "tp-size: 4",
+                        "chip: H200-SXM, nodes: 1, gpus_per_node: 8", "process: closed_loop, concurrency: 8"}) {
+    EXPECT_NE(c.scenario.find(s), std::string::npos) << s << "\n" << c.scenario;
+  }
+  for (const char* s : {"kind: vllm", "tensor-parallel-size:", "\n        model:"}) {
+    EXPECT_EQ(c.scenario.find(s), std::string::npos) << s << "\n" << c.scenario;
+  }
+  EXPECT_EQ(c.lane.text(), "sglang 0.5.6 | H200-SXM | MiniMaxAI/MiniMax-M2.5 | tp4");
+  std::string all;
+  for (const auto& e : c.estimates) all += e + "\n";
+  EXPECT_NE(all.find("mem-fraction-static"), std::string::npos) << all;
+  EXPECT_NE(all.find("so the ported SGLang release's defaults apply"), std::string::npos) << all;
+  // Its G5 reasons name SGLang's arguments.
+  Point p = fixture().at("sglang-point");
+  p.ints["moe_ep_size"] = 4;
+  p.ints["pp_size"] = 2;
+  const Conversion refused = convert(p, names());
+  ASSERT_EQ(refused.not_scored.size(), 2u);
+  EXPECT_EQ(refused.not_scored[0].detail, "pp-size=2 (pp_size): not modelled, no estimation rule");
+  EXPECT_EQ(refused.not_scored[1].detail, "ep-size (moe_ep_size=4): not modelled, no estimation rule");
+}
+
+TEST(Convert, BackendsWithoutAPortAreNotConverted) {
+  EXPECT_THROW(convert(fixture().at("trtllm-point"), names()), std::invalid_argument);
+  EXPECT_EQ(backend_of("trtllm"), nullptr);
+  ASSERT_NE(backend_of("sglang"), nullptr);
+}
+
+// The releases the scenarios name are the ones versions.yaml pins for the ports (the engines refuse another).
+TEST(Convert, BackendReleasesAreThePinnedOnes) {
+  std::ifstream in(kRoot + "/versions.yaml");
+  ASSERT_TRUE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const auto& b : kBackends) {
+    const std::string want = std::string("  ") + b.backend + ": {release: \"" + b.release + "\"";
+    EXPECT_NE(text.str().find(want), std::string::npos) << want;
+  }
 }
 
 TEST(Convert, SystemTable) {
@@ -200,20 +240,31 @@ TEST(Convert, TablesAgainstTheRepositoryCatalog) {
 // The fields a G5 here names are not modelled with no estimation rule in the port's fields.json, and the
 // settings left unset have the estimation rule leave_unset there (§11.2: the rules are the engine's).
 TEST(Convert, ReasonsAgreeWithTheFieldsList) {
-  std::ifstream in(kRoot + "/engines/vllm/fields.json");
-  ASSERT_TRUE(in) << "engines/vllm/fields.json";
-  const auto j = nlohmann::json::parse(in);
-  std::map<std::string, nlohmann::json> by;
-  for (const auto& f : j.at("fields")) by[f.at("name").get<std::string>()] = f;
-  for (const char* f : {"pipeline-parallel-size", "data-parallel-size", "enable-expert-parallel", "quantization"}) {
-    ASSERT_TRUE(by.contains(f)) << f;
-    EXPECT_TRUE(by[f].at("status").contains("not_modelled")) << f;
-    EXPECT_TRUE(by[f].at("estimation").contains("none")) << f;
-  }
-  for (const char* f : {"max-model-len", "gpu-memory-utilization", "max-num-seqs", "max-num-batched-tokens",
-                        "enable-prefix-caching", "enable-chunked-prefill", "kv-cache-dtype", "tensor-parallel-size"}) {
-    ASSERT_TRUE(by.contains(f)) << f;
-    EXPECT_TRUE(by[f].at("estimation").contains("leave_unset")) << f;
+  for (const auto& b : kBackends) {
+    const std::string path = std::string("engines/") + b.backend + "/fields.json";
+    std::ifstream in(kRoot + "/" + path);
+    ASSERT_TRUE(in) << path;
+    const auto j = nlohmann::json::parse(in);
+    std::map<std::string, nlohmann::json> by;
+    for (const auto& f : j.at("fields")) by[f.at("name").get<std::string>()] = f;
+    // The parallel layouts and the quantization argument a G5 names.
+    for (const char* f : {b.pp_arg, b.dp_arg, b.ep_arg, "quantization"}) {
+      ASSERT_TRUE(by.contains(f)) << path << ": " << f;
+      EXPECT_TRUE(by[f].at("status").contains("not_modelled")) << path << ": " << f;
+      EXPECT_TRUE(by[f].at("estimation").contains("none")) << path << ": " << f;
+    }
+    // Every setting the estimate names as left unset, and the tensor-parallel size when a point lacks it.
+    std::vector<std::string> unset = {b.tp_arg};
+    for (std::string rest = b.unset_settings; !rest.empty();) {
+      const auto comma = rest.find(", ");
+      unset.push_back(rest.substr(0, comma));
+      rest = comma == std::string::npos ? "" : rest.substr(comma + 2);
+    }
+    EXPECT_GE(unset.size(), 8u) << path;
+    for (const auto& f : unset) {
+      ASSERT_TRUE(by.contains(f)) << path << ": " << f;
+      EXPECT_TRUE(by[f].at("estimation").contains("leave_unset")) << path << ": " << f;
+    }
   }
 }
 
@@ -239,6 +290,35 @@ TEST(Grade, ByRelease) {
   EXPECT_NE(g.detail.find("engine build not recorded"), std::string::npos);
   p.source_items = {"vllm/vllm-openai:v0.18.0-cu130"};
   EXPECT_EQ(grade(p).release, "0.18.0");  // the image records the release the column leaves empty
+}
+
+TEST(Grade, SglangReleasesFromItsColumnAndImage) {
+  Point p = fixture().at("sglang-point");
+  Grade g = grade(p);
+  EXPECT_EQ(g.grade, "G4");
+  EXPECT_EQ(g.release, "0.5.6");
+  EXPECT_EQ(g.detail, "run on SGLang 0.5.6, simulated on 0.5.18: ported-function diff between 0.5.6 and 0.5.18 not computed");
+  p.backend_version = "0.5.18";
+  EXPECT_EQ(grade(p).grade, "G2");
+  // The image names the release the column leaves empty; a vLLM image says nothing of an SGLang run.
+  p.backend_version = "";
+  p.source_items = {"vllm/vllm-openai:v0.18.0-cu130"};
+  EXPECT_EQ(grade(p).release, "unrecorded");
+  p.source_items = {"lmsysorg/sglang:v0.5.9-cu130-amd64"};
+  EXPECT_EQ(grade(p).release, "0.5.9");
+  // Two records of the release that disagree, beside the closest agreeing pair.
+  p.backend_version = "0.5.8";
+  g = grade(p);
+  ASSERT_TRUE(g.not_scored);
+  EXPECT_EQ(g.not_scored->reason, Reason::value_conflict);
+  p.backend_version = "0.5.9";
+  EXPECT_FALSE(grade(p).not_scored);
+  // A nightly names its image.
+  p.backend_version = "nightly-dev-20260216-d3bae71e";
+  p.source_items = {"lmsysorg/sglang:nightly-dev-20260216-d3bae71e"};
+  g = grade(p);
+  EXPECT_FALSE(g.not_scored);
+  EXPECT_EQ(g.detail, "nightly build lmsysorg/sglang:nightly-dev-20260216-d3bae71e: simulated on 0.5.18");
 }
 
 TEST(Grade, ReleaseConflictBesideItsTwin) {

@@ -1,8 +1,9 @@
 // The report (src/score/score.h): absolute percentage errors and per-lane medians on hand-computed numbers,
-// and the whole scoring of the reasons fixture with a stand-in runner: every vLLM point listed exactly
-// once, the totals summing to the vLLM points, other backends counted and not read.
+// and the whole scoring of the reasons fixture with a stand-in runner: every vLLM and SGLang point listed
+// exactly once, the totals summing to the selected points, other backends counted and not read.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -84,15 +85,16 @@ TEST(Report, EveryPointOnceAndTotalsAddUp) {
     return s;
   };
   const Report rep = score(points, names(), run, {});
-  EXPECT_EQ(rep.vllm_points, 20);
-  EXPECT_EQ(rep.selected, 20);
-  EXPECT_EQ(rep.other_backends.at("sglang"), 1);
+  EXPECT_EQ(rep.engine_points.at("vllm"), 20);
+  EXPECT_EQ(rep.engine_points.at("sglang"), 1);
+  EXPECT_EQ(rep.selected, 21);
+  EXPECT_EQ(rep.other_backends.size(), 1u);
   EXPECT_EQ(rep.other_backends.at("trtllm"), 1);
-  ASSERT_EQ(rep.points.size(), 20u);
+  ASSERT_EQ(rep.points.size(), 21u);
   std::map<std::string, int> seen;
   for (const auto& r : rep.points) seen[r.id] += 1;
   for (const auto& p : points) {
-    if (p.backend == "vllm") EXPECT_EQ(seen[p.id], 1) << p.id;
+    if (p.backend == "vllm" || p.backend == "sglang") EXPECT_EQ(seen[p.id], 1) << p.id;
     else EXPECT_EQ(seen.count(p.id), 0u) << p.id;
   }
   std::int64_t total = 0;
@@ -110,13 +112,22 @@ TEST(Report, EveryPointOnceAndTotalsAddUp) {
   }
   // The text and JSON list the same points and totals.
   const auto j = nlohmann::json::parse(report_json(rep));
-  EXPECT_EQ(j.at("points").size(), 20u);
+  EXPECT_EQ(j.at("points").size(), 21u);
+  EXPECT_EQ(j.at("points_by_engine").at("sglang"), 1);
   EXPECT_EQ(j.at("totals").at("failed"), 1);
   const std::string text = report_text(rep);
-  EXPECT_NE(text.find("totals: 20 selected vLLM points = " + std::to_string(rep.by_grade.at("G4")) + " scored"),
+  EXPECT_NE(text.find("totals: 21 selected points = " + std::to_string(rep.by_grade.at("G4")) + " scored"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("not read here (this command scores vLLM points): sglang 1 trtllm 1"), std::string::npos);
+  EXPECT_NE(text.find("not read here (no port of these backends in this build): trtllm 1\n"), std::string::npos);
+  EXPECT_NE(text.find("21 points of ported engines in the file (sglang 1, vllm 20), 21 selected"), std::string::npos) << text;
+  // The SGLang point ran on the SGLang release, in its own lane, with SGLang's own settings named once.
+  const auto sg = std::find_if(rep.points.begin(), rep.points.end(), [](const PointRecord& r) { return r.id == "sglang-point"; });
+  ASSERT_NE(sg, rep.points.end());
+  EXPECT_EQ(sg->status, "scored");
+  EXPECT_EQ(sg->lane.engine, "sglang");
+  EXPECT_NE(text.find("every scored SGLang point names these estimates"), std::string::npos);
+  EXPECT_NE(text.find("so the ported SGLang release's defaults apply"), std::string::npos);
   for (const auto& r : rep.points) {
     EXPECT_NE(text.find(r.id + "  "), std::string::npos) << r.id;
   }
@@ -128,13 +139,33 @@ TEST(Report, LimitAndFilter) {
   Options o;
   o.filter = "field-";
   Report rep = score(points, names(), run, o);
-  EXPECT_EQ(rep.vllm_points, 20);
+  EXPECT_EQ(rep.engine_points.at("vllm"), 20);
   EXPECT_EQ(rep.selected, 4);
   o.limit = 2;
   rep = score(points, names(), run, o);
   ASSERT_EQ(rep.points.size(), 2u);
   EXPECT_EQ(rep.points[0].id, "field-ep");
   EXPECT_EQ(rep.points[1].id, "field-dp");
+}
+
+// --backend: only that ported backend's points are selected; a backend with no port is refused by name.
+TEST(Report, BackendFilterBesideItsRefusal) {
+  const auto points = read_points_file(kRoot + "/tests/score/fixtures/reasons.csv");
+  const Runner run = [](const std::string&, const std::string&) -> Simulated { throw std::runtime_error("not run"); };
+  Options o;
+  o.backend = "sglang";
+  const Report rep = score(points, names(), run, o);
+  EXPECT_EQ(rep.selected, 1);
+  ASSERT_EQ(rep.points.size(), 1u);
+  EXPECT_EQ(rep.points[0].id, "sglang-point");
+  EXPECT_EQ(rep.engine_points.at("vllm"), 20);  // still counted in the file
+  o.backend = "trtllm";
+  try {
+    score(points, names(), run, o);
+    ADD_FAILURE() << "trtllm accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("backend 'trtllm' has no port in this build"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
