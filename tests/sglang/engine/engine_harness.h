@@ -3,6 +3,8 @@
 // (tests/sim/embedded_environment.h).
 #pragma once
 
+#include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,17 +22,31 @@ using test_support::environment;
 using test_support::Record;
 using test_support::request;
 
+// The EngineCore a spec builds through the registry (both construction phases) on the production Environment.
+inline std::unique_ptr<EngineCore> build_core(const engine::Spec& spec) {
+  engine::EngineRegistry registry;
+  register_sglang_engine(registry);
+  std::unique_ptr<engine::Engine> built = engine::build_engine(registry, spec, environment());
+  return std::unique_ptr<EngineCore>(static_cast<EngineCore*>(built.release()));
+}
+
 // An EngineCore for Llama-3.1-8B on one H100 with the given server arguments (model-path and a 4096-token
 // context-length are added first).
 inline std::unique_ptr<EngineCore> make_engine(std::vector<std::pair<std::string, std::string>> args = {},
                                                std::map<std::string, std::string> env_vars = {}) {
   args.insert(args.begin(), {"context-length", "4096"});
   args.insert(args.begin(), {"model-path", "meta-llama/Meta-Llama-3.1-8B"});
-  engine::EngineRegistry registry;
-  register_sglang_engine(registry);
-  std::unique_ptr<engine::Engine> built =
-      engine::build_engine(registry, test_support::engine_spec("sglang", "0.5.18", args, env_vars), environment());
-  return std::unique_ptr<EngineCore>(static_cast<EngineCore*>(built.release()));
+  return build_core(test_support::engine_spec("sglang", "0.5.18", args, env_vars));
+}
+
+// What `f` throws, or "" when it returns.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace blis::sglang::test

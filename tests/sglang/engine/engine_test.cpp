@@ -9,15 +9,6 @@
 namespace blis::sglang::test {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // Both phases ran: the plan has its KV budget, the pool the budget bought sizes the scheduler, and the overlap
 // schedule (on by default) keeps two batches in flight.
 TEST(SglEngineCore, BuildsThroughTheRegistryWithTheOverlapScheduleOn) {

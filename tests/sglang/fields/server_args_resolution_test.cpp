@@ -44,6 +44,7 @@
 #include "srt/entrypoints/engine_core.h"
 #include "srt/entrypoints/server_args_cli.h"
 #include "srt/managers/scheduler.h"
+#include "tests/sglang/engine/engine_harness.h"
 #include "tests/sim/embedded_environment.h"
 
 namespace blis::sglang {
@@ -53,9 +54,6 @@ extern const char* const kSglangFieldsJson;  // engines/sglang/fields.json, embe
 namespace blis::sglang::test {
 namespace {
 
-using test_support::drain;
-using test_support::Record;
-using test_support::request;
 
 constexpr const char* kLlama8B = "meta-llama/Meta-Llama-3.1-8B";
 constexpr const char* kQwen8B = "Qwen/Qwen3-8B";
@@ -101,13 +99,10 @@ Args strs(const std::vector<std::pair<std::string, std::string>>& a) {
 // construction phases) on the production Environment.
 std::unique_ptr<EngineCore> engine(const Args& args, const std::map<std::string, std::string>& env = {},
                                    const std::string& chip = "H100-SXM") {
-  engine::EngineRegistry registry;
-  register_sglang_engine(registry);
   engine::Spec spec = test_support::engine_spec("sglang", kVersion, {}, env);
   spec.engine.args = args_node(args);
   spec.chip = chip;
-  std::unique_ptr<engine::Engine> built = engine::build_engine(registry, spec, test_support::environment());
-  return std::unique_ptr<EngineCore>(static_cast<EngineCore*>(built.release()));
+  return build_core(spec);
 }
 
 std::unique_ptr<EngineCore> engine(const std::vector<std::pair<std::string, std::string>>& args,
@@ -115,14 +110,6 @@ std::unique_ptr<EngineCore> engine(const std::vector<std::pair<std::string, std:
   return engine(strs(args), env, chip);
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
 
 ParsedServerArgs parse(const std::vector<std::pair<std::string, std::string>>& args,
                        const std::map<std::string, std::string>& env = {}) {
