@@ -71,6 +71,12 @@ std::unique_ptr<Scheduler> create_scheduler(const SchedulerArgs& args) {
   cc.cache_dtype = "auto";
   cc.enable_prefix_caching = args.enable_prefix_caching;
   vllm_config.parallel_config.pipeline_parallel_size = args.pipeline_parallel_size;
+  if (args.kv_events) {
+    KVEventsConfig events;
+    events.enable_kv_cache_events = true;
+    events.publisher = "zmq";
+    vllm_config.kv_events_config = events;
+  }
 
   FullAttentionSpec::Args spec;
   spec.block_size = args.block_size;
@@ -149,6 +155,13 @@ std::vector<std::unique_ptr<Request>> create_requests_with_priority(
                                     /*ignore_eos=*/false, {}, std::nullopt, block_size));
   }
   return requests;
+}
+
+std::unique_ptr<Request> make_request_at(const std::string& req_id, std::vector<std::int32_t> prompt,
+                                         std::int64_t max_tokens, double arrival_time, std::int64_t priority,
+                                         bool ignore_eos, std::int64_t block_size) {
+  return make_request(req_id, std::move(prompt), max_tokens, arrival_time, priority, ignore_eos, {}, std::nullopt,
+                      block_size);
 }
 
 std::vector<Request*> pointers(const std::vector<std::unique_ptr<Request>>& requests) {

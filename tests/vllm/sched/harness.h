@@ -48,6 +48,9 @@ struct SchedulerArgs {
   // None: envs.VLLM_USE_V2_MODEL_RUNNER, unset in upstream's test runs, so the V1 model runner.
   std::optional<bool> use_v2_model_runner = std::nullopt;
   std::string policy = "fcfs";
+  // Not an argument of create_scheduler: the oracle replay (tests/vllm/oracle) turns KV-cache events on
+  // with a publisher that keeps what it sends (KVEventsConfig(enable_kv_cache_events=True, publisher="zmq")).
+  bool kv_events = false;
 };
 
 // utils.py@6e448d0e create_scheduler: a VllmConfig, and a KVCacheConfig of num_blocks blocks with one
@@ -91,6 +94,12 @@ std::vector<std::unique_ptr<Request>> create_requests_with_priority(
     std::optional<std::vector<double>> arrival_times = std::nullopt, std::int64_t num_tokens = 10,
     std::int64_t max_tokens = 16, std::int64_t starting_idx = 0, bool same_prompt = false, std::int64_t block_size = 16,
     std::vector<std::string> req_ids = {});
+
+// A request as create_requests makes one (sha256 block hasher, EOS_TOKEN_ID unless ignore_eos), with every
+// field given: the oracle replay (tests/vllm/oracle) builds the requests a recorded trace names.
+std::unique_ptr<Request> make_request_at(const std::string& req_id, std::vector<std::int32_t> prompt,
+                                         std::int64_t max_tokens, double arrival_time, std::int64_t priority,
+                                         bool ignore_eos, std::int64_t block_size);
 
 // Raw pointers to the requests (they stay valid while the scheduler owns them; a freed request stays
 // valid until the next schedule() or update_from_output()).

@@ -1,0 +1,264 @@
+// The vLLM oracle replay (X5 decisions-match-on-replay, issue 10): feeds each recorded trace's inputs
+// (arrivals, aborts, the model runner's sampled tokens) to the port's Scheduler, built as
+// tests/v1/core/utils.py@6e448d0e create_scheduler builds upstream's (tests/vllm/sched/harness.h), and
+// compares every recorded field at every step: the schedule (scheduled tokens in order, new and cached
+// requests with their blocks, common-prefix blocks, finished and preempted ids), the engine outputs
+// (tokens, finish and stop reasons), the scheduler stats (gauges, prefix-cache queries and hits), the
+// queues, the free blocks and the KV-cache events. The comparison is two-sided: each step's port record
+// is built in the trace's shape and compared whole, so a field present on one side only is a mismatch.
+// The first divergent step is reported with both sides.
+//
+//   vllm-oracle-replay (TRACE.json | DIR)...   exit 0 when every trace replays with zero divergences; a DIR
+//   stands for its *.trace.json files, in name order (at least one).
+#include <cstdint>
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness.h"
+
+namespace blis::vllm::testing {
+namespace {
+
+using json = nlohmann::json;
+
+json hash_json(const ExternalBlockHash& h) {
+  if (const auto* v = std::get_if<std::uint64_t>(&h)) return *v;
+  // bytes: hex, as the runner writes them.
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : std::get<std::string>(h)) {
+    out.push_back(digits[c >> 4]);
+    out.push_back(digits[c & 15]);
+  }
+  return out;
+}
+
+json blocks_json(const std::vector<std::vector<std::int64_t>>& groups) {
+  json out = json::array();
+  for (const auto& g : groups) out.push_back(g);
+  return out;
+}
+
+json schedule_record(const SchedulerOutput& out) {
+  json r = json::object();
+  json scheduled = json::array();
+  for (const auto& [id, n] : out.num_scheduled_tokens) scheduled.push_back({id, n});
+  r["num_scheduled_tokens"] = scheduled;
+  r["total_num_scheduled_tokens"] = out.total_num_scheduled_tokens;
+  json news = json::array();
+  for (const auto& n : out.scheduled_new_reqs) news.push_back({n.req_id, n.num_computed_tokens, blocks_json(n.block_ids)});
+  r["new_reqs"] = news;
+  json cached = json::array();
+  const auto& c = out.scheduled_cached_reqs;
+  for (std::size_t i = 0; i < c.req_ids.size(); ++i) {
+    json blocks = c.new_block_ids[i] ? blocks_json(*c.new_block_ids[i]) : json(nullptr);
+    cached.push_back({c.req_ids[i], c.resumed_req_ids.count(c.req_ids[i]) > 0, c.num_computed_tokens[i], blocks});
+  }
+  r["cached_reqs"] = cached;
+  r["num_common_prefix_blocks"] = out.num_common_prefix_blocks;
+  r["finished_req_ids"] = std::vector<std::string>(out.finished_req_ids.begin(), out.finished_req_ids.end());
+  r["preempted_req_ids"] = std::vector<std::string>(out.preempted_req_ids.begin(), out.preempted_req_ids.end());
+  return r;
+}
+
+json outputs_record(const std::vector<EngineCoreOutput>& outputs) {
+  json rows = json::array();
+  for (const auto& o : outputs) {
+    rows.push_back({o.request_id, o.new_token_ids, o.finish_reason ? json(*o.finish_reason) : json(nullptr),
+                    o.stop_reason ? json(*o.stop_reason) : json(nullptr)});
+  }
+  return rows;
+}
+
+json stats_record(const SchedulerStats& s) {
+  return {s.num_running_reqs, s.num_waiting_reqs, s.num_skipped_waiting_reqs, s.kv_cache_usage,
+          s.prefix_cache_queries, s.prefix_cache_hits};
+}
+
+json state_record(Scheduler& sched) {
+  json r = json::object();
+  r["running"] = ids_of(sched.running());
+  r["waiting"] = ids_of(sched.waiting());
+  r["num_free_blocks"] = sched.kv_cache_manager().block_pool->get_num_free_blocks();
+  return r;
+}
+
+json events_record(Scheduler& sched) {
+  json events = json::array();
+  for (const auto& [seq, batch] : sched.take_sent_kv_events()) {
+    for (const auto& e : batch.events) {
+      if (const auto* s = std::get_if<BlockStored>(&e)) {
+        json hashes = json::array();
+        for (const auto& h : s->block_hashes) hashes.push_back(hash_json(h));
+        events.push_back({"BlockStored", hashes, s->parent_block_hash ? hash_json(*s->parent_block_hash) : json(nullptr),
+                          s->token_ids, s->block_size});
+      } else if (const auto* rm = std::get_if<BlockRemoved>(&e)) {
+        json hashes = json::array();
+        for (const auto& h : rm->block_hashes) hashes.push_back(hash_json(h));
+        events.push_back({"BlockRemoved", hashes});
+      } else {
+        events.push_back({"AllBlocksCleared"});
+      }
+    }
+  }
+  return events;
+}
+
+// The first key (depth first, in the trace's order) where two records differ, for the report.
+std::string first_difference(const json& want, const json& got, const std::string& path) {
+  if (want.is_object() && got.is_object()) {
+    for (auto it = want.begin(); it != want.end(); ++it) {
+      if (!got.contains(it.key())) return path + "." + it.key() + " (only in the trace)";
+      if (it.value() != got[it.key()]) return first_difference(it.value(), got[it.key()], path + "." + it.key());
+    }
+    for (auto it = got.begin(); it != got.end(); ++it) {
+      if (!want.contains(it.key())) return path + "." + it.key() + " (only in the port)";
+    }
+  }
+  return path;
+}
+
+struct Divergence {
+  std::int64_t step = 0;
+  std::string where;
+  json want;
+  json got;
+};
+
+std::optional<Divergence> replay(const json& trace) {
+  const json& scenario = trace.at("scenario");
+  const json& cfg = scenario.at("config");
+  SchedulerArgs args;
+  args.block_size = cfg.at("block_size");
+  args.num_blocks = cfg.at("num_blocks");
+  args.max_num_seqs = cfg.at("max_num_seqs");
+  args.max_num_batched_tokens = cfg.at("max_num_batched_tokens");
+  if (cfg.contains("max_model_len")) args.max_model_len = cfg.at("max_model_len").get<std::int64_t>();
+  args.enable_prefix_caching = cfg.value("enable_prefix_caching", false);
+  args.enable_chunked_prefill = cfg.value("enable_chunked_prefill", true);
+  args.long_prefill_token_threshold = cfg.value("long_prefill_token_threshold", 0);
+  args.async_scheduling = cfg.value("async_scheduling", false);
+  args.policy = cfg.value("policy", std::string("fcfs"));
+  args.kv_events = cfg.value("kv_events", false);
+  if (cfg.value("watermark", 0.0) != 0.0) throw std::runtime_error("replay: a non-zero watermark is not replayed");
+  auto sched = create_scheduler(args);
+
+  std::map<std::string, json> specs;
+  for (const auto& r : scenario.at("requests")) specs[r.at("id").get<std::string>()] = r;
+
+  for (const json& step : trace.at("steps")) {
+    const std::int64_t k = step.at("step");
+    json got = json::object();
+    got["step"] = k;
+    got["arrivals"] = json::array();
+    got["aborts"] = json::array();
+    for (const auto& id_json : step.at("arrivals")) {
+      const std::string id = id_json;
+      const json& r = specs.at(id);
+      const double arrival = r.contains("arrival_time") ? r.at("arrival_time").get<double>()
+                                                        : static_cast<double>(r.at("arrival_step").get<std::int64_t>());
+      sched->add_request(make_request_at(id, r.at("prompt").get<std::vector<std::int32_t>>(), r.at("max_tokens"), arrival,
+                                         r.value("priority", 0), r.value("ignore_eos", false), args.block_size));
+      got["arrivals"].push_back(id);
+    }
+    for (const auto& id_json : step.at("aborts")) {
+      sched->finish_requests({id_json.get<std::string>()}, RequestStatus::kFinishedAborted);
+      got["aborts"].push_back(id_json);
+    }
+    SchedulerOutput out = sched->schedule();
+    got["schedule"] = schedule_record(out);
+    if (got["schedule"] != step.at("schedule")) {
+      return Divergence{k, first_difference(step.at("schedule"), got["schedule"], "schedule"), step.at("schedule"),
+                        got["schedule"]};
+    }
+    // The model runner's output is an input: the trace's sampled tokens, in the trace's order.
+    std::vector<std::string> ids;
+    std::vector<std::vector<std::int32_t>> sampled;
+    for (const auto& row : step.at("sampled")) {
+      ids.push_back(row.at(0));
+      sampled.push_back(row.at(1).get<std::vector<std::int32_t>>());
+    }
+    got["sampled"] = step.at("sampled");
+    UpdateResult result = update_from_output(*sched, out, model_runner_output(ids, sampled));
+    got["outputs"] = outputs_record(result.outputs);
+    got["stats"] = stats_record(result.stats);
+    got["state"] = state_record(*sched);
+    json events = events_record(*sched);
+    if (args.kv_events) got["kv_events"] = events;
+    if (got != step) {
+      return Divergence{k, first_difference(step, got, "step"), step, got};
+    }
+  }
+  if (sched->has_requests()) {
+    return Divergence{static_cast<std::int64_t>(trace.at("steps").size()), "the port still holds requests", nullptr,
+                      nullptr};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+}  // namespace blis::vllm::testing
+
+int main(int argc, char** argv) {
+  using blis::vllm::testing::replay;
+  if (argc < 2) {
+    std::cerr << "usage: vllm-oracle-replay TRACE.json...\n";
+    return 2;
+  }
+  std::vector<std::string> paths;
+  for (int i = 1; i < argc; ++i) {
+    const std::filesystem::path arg(argv[i]);
+    if (std::filesystem::is_directory(arg)) {
+      std::vector<std::string> found;
+      for (const auto& entry : std::filesystem::directory_iterator(arg)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() > 11 && name.substr(name.size() - 11) == ".trace.json") found.push_back(entry.path().string());
+      }
+      if (found.empty()) {
+        std::cerr << arg.string() << ": holds no *.trace.json\n";
+        return 2;
+      }
+      std::sort(found.begin(), found.end());
+      paths.insert(paths.end(), found.begin(), found.end());
+    } else {
+      paths.push_back(arg.string());
+    }
+  }
+  int failed = 0;
+  std::int64_t total_steps = 0;
+  for (const std::string& path : paths) {
+    const char* name = path.c_str();
+    std::ifstream in(path);
+    if (!in) {
+      std::cerr << path << ": cannot read\n";
+      return 2;
+    }
+    nlohmann::json trace = nlohmann::json::parse(in);
+    const auto steps = static_cast<std::int64_t>(trace.at("steps").size());
+    total_steps += steps;
+    try {
+      if (auto d = replay(trace)) {
+        ++failed;
+        std::cout << name << ": DIVERGES at step " << d->step << " (" << d->where << ")\n  upstream: " << d->want.dump()
+                  << "\n  port:     " << d->got.dump() << "\n";
+      }
+    } catch (const std::exception& e) {
+      ++failed;
+      std::cout << name << ": FAILS: " << e.what() << "\n";
+    }
+  }
+  std::cout << paths.size() << " traces, " << total_steps << " steps, " << failed << " diverging\n";
+  return failed == 0 ? 0 : 1;
+}
