@@ -31,7 +31,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-TRACE_FORMAT = 1
+TRACE_FORMAT = 2
 EOS_TOKEN_ID = 50256  # tests/v1/core/utils.py@6e448d0e EOS_TOKEN_ID
 
 
@@ -172,18 +172,26 @@ class Oracle:
         stubs = self.stubs
         params = stubs.SamplingParams(max_tokens=r["max_tokens"],
                                       eos_token_id=None if r.get("ignore_eos", False) else EOS_TOKEN_ID,
-                                      ignore_eos=r.get("ignore_eos", False))
+                                      ignore_eos=r.get("ignore_eos", False),
+                                      stop_token_ids=list(r.get("stop_token_ids", [])))
         return self.request_mod.Request(
             request_id=r["id"], prompt_token_ids=list(r["prompt"]), sampling_params=params, pooling_params=None,
             arrival_time=float(r.get("arrival_time", r["arrival_step"])), priority=r.get("priority", 0),
             block_hasher=self.kv_cache_utils.get_request_block_hasher(block_size, self.sha256))
 
     def run(self, scenario: dict) -> dict:
+        """Drives the scheduler tick by tick, as core.py@6e448d0e EngineCore.step (one batch in flight) or
+        step_with_batch_queue (async scheduling: two) calls it: at each tick the arrivals and aborts of that
+        tick, then schedule() when the scheduler has requests, then update_from_output() for the oldest
+        batch in flight once the queue is full or nothing new was scheduled. The model runner's output is
+        decided when a batch is scheduled (a batch's samples do not depend on later scheduling)."""
+        from collections import deque
+
         cfg = scenario["config"]
         self.recorded.clear()
         sched = self.make_scheduler(cfg)
+        depth = 2 if cfg.get("async_scheduling", False) else 1  # vllm.py@6e448d0e max_concurrent_batches
         requests = {r["id"]: r for r in scenario["requests"]}
-        outputs_so_far = {r["id"]: 0 for r in scenario["requests"]}
         steps = []
         max_steps = scenario.get("max_steps", 2000)
         pending = sorted(scenario["requests"], key=lambda r: (r["arrival_step"], scenario["requests"].index(r)))
@@ -191,7 +199,7 @@ class Oracle:
         for r in scenario["requests"]:
             if r.get("abort_step") is not None:
                 aborts.setdefault(r["abort_step"], []).append(r["id"])
-        in_flight = []  # async scheduling: (scheduler_output, model_runner_output) not yet applied
+        queue = deque()  # (tick, scheduler_output, model_runner_output), newest on the left
         step = 0
         while step < max_steps:
             CLOCK.now = float(step)
@@ -203,15 +211,21 @@ class Oracle:
             for rid in aborts.get(step, []):
                 record["aborts"].append(rid)
                 sched.finish_requests([rid], self.request_mod.RequestStatus.FINISHED_ABORTED)
-            if not sched.has_requests() and not pending and not in_flight:
+            if not sched.has_requests() and not pending and not queue:
                 break
-            out = sched.schedule()
-            record["schedule"] = self.schedule_record(out)
-            mro = self.model_runner(sched, out, requests, outputs_so_far)
-            record["sampled"] = [[rid, toks] for rid, toks in zip(mro.req_ids, mro.sampled_token_ids)]
-            engine_outputs = sched.update_from_output(out, mro)
-            record["outputs"] = self.outputs_record(engine_outputs)
-            record["stats"] = self.stats_record(engine_outputs)
+            update = True
+            if sched.has_requests():
+                out = sched.schedule()
+                record["schedule"] = self.schedule_record(out)
+                mro = self.model_runner(sched, out, requests, depth > 1)
+                record["sampled"] = [[rid, toks] for rid, toks in zip(mro.req_ids, mro.sampled_token_ids)]
+                queue.appendleft((step, out, mro))
+                update = not (len(queue) < depth and sched.has_requests())
+            if update and queue:
+                tick, out, mro = queue.pop()
+                engine_outputs = sched.update_from_output(out, mro)
+                record["update"] = {"of": tick, "outputs": self.outputs_record(engine_outputs),
+                                    "stats": self.stats_record(engine_outputs)}
             record["state"] = self.state_record(sched)
             events = []
             for batch in self.recorded:
@@ -225,16 +239,20 @@ class Oracle:
             raise Unfinished(f"scenario {scenario['name']} did not finish in {max_steps} steps")
         return {"steps": steps}
 
-    def model_runner(self, sched, out, requests, outputs_so_far):
-        """The model runner's stand-in (gpu kind): who samples, and the forced output tokens."""
+    def model_runner(self, sched, out, requests, is_async):
+        """The model runner's stand-in (gpu kind): who samples, and the forced output tokens. A request whose
+        scheduled tokens leave it mid-prefill (is_prefill_chunk) samples nothing (gpu_model_runner discards the
+        sample); any other samples one token: its output index k counts the outputs still in flight
+        (async placeholders, this step's included), and the token is EOS once k + 1 reaches the scenario's
+        output length (unless ignore_eos), else 1000 + k."""
         req_ids, sampled = [], []
-        for rid, n in out.num_scheduled_tokens.items():
+        for rid in out.num_scheduled_tokens:
             req = sched.requests[rid]
             req_ids.append(rid)
-            if req.num_computed_tokens < req.num_tokens:
-                sampled.append([])  # a partial prefill: gpu_model_runner discards the sample
+            if req.is_prefill_chunk:
+                sampled.append([])
                 continue
-            k = req.num_output_tokens
+            k = req.num_output_tokens + req.num_output_placeholders - (1 if is_async else 0)
             spec = requests[rid]
             sampled.append([EOS_TOKEN_ID if k + 1 >= spec["output_len"] and not spec.get("ignore_eos", False)
                             else 1000 + k])
@@ -285,6 +303,7 @@ class Oracle:
             "running": [r.request_id for r in sched.running],
             "waiting": [r.request_id for r in sched.waiting],
             "num_free_blocks": sched.kv_cache_manager.block_pool.get_num_free_blocks(),
+            "has_requests": sched.has_requests(),
         }
 
     @staticmethod

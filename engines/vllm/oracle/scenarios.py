@@ -89,6 +89,22 @@ def designed() -> list[dict]:
     add("preemption-prefix", _cfg(num_blocks=14, block_size=4, enable_prefix_caching=True, kv_events=True),
         [_req("a", _seq(1, 16), out=14), _req("b", _seq(1, 16), out=14), _req("c", _seq(1, 12) + [99] * 4, out=10)],
         "preemption with prefix caching: a resumed request hits its own cached blocks")
+    add("stop-token", _cfg(),
+        [_req("a", _seq(1, 10), out=20, stop_token_ids=[1003]), _req("b", _seq(50, 10), out=20, stop_token_ids=[7])],
+        "a stop token id ends a request with reason stop and the token as its stop reason")
+    add("async-basic", _cfg(async_scheduling=True),
+        [_req("a", _seq(1, 40), out=5), _req("b", _seq(100, 20), arrival=2, out=3)],
+        "async scheduling: the next batch is scheduled before the previous one's output arrives (placeholders)")
+    add("async-chunked", _cfg(async_scheduling=True, max_num_batched_tokens=16),
+        [_req("a", _seq(1, 50), out=4), _req("b", _seq(100, 12), arrival=1, out=6)],
+        "async scheduling with chunked prefill: a prefill chunk samples nothing")
+    add("async-preemption", _cfg(async_scheduling=True, num_blocks=12, block_size=4),
+        [_req("a", _seq(1, 14), out=12), _req("b", _seq(100, 14), out=12), _req("c", _seq(200, 10), out=8)],
+        "async scheduling under memory pressure: a preempted request's in-flight output is stale")
+    add("async-prefix-abort", _cfg(async_scheduling=True, enable_prefix_caching=True, kv_events=True),
+        [_req("a", _seq(1, 40), out=6), _req("b", _seq(1, 36), arrival=2, out=3, abort_step=4),
+         _req("c", _seq(1, 48), arrival=6, out=2, stop_token_ids=[1000])],
+        "async scheduling with prefix caching, an abort while a batch is in flight, and a stop token")
     return s
 
 
@@ -109,6 +125,7 @@ def random_scenario(rng: random.Random, index: int, seed: int) -> dict:
         "long_prefill_token_threshold": rng.choice([0, 0, 0, 8, 24]) if chunked else 0,
         "policy": rng.choice(["fcfs", "fcfs", "priority"]),
         "kv_events": rng.random() < 0.5,
+        "async_scheduling": rng.random() < 0.35,
     }
     prefixes = [[rng.randint(1, 30000) for _ in range(rng.randint(4, 64))] for _ in range(rng.randint(1, 4))]
     reqs = []
@@ -123,6 +140,8 @@ def random_scenario(rng: random.Random, index: int, seed: int) -> dict:
             r["abort_step"] = r["arrival_step"] + rng.randint(0, 10)
         if rng.random() < 0.05:
             r["ignore_eos"] = True
+        if rng.random() < 0.1:
+            r["stop_token_ids"] = [1000 + rng.randint(0, 12)]
         reqs.append(r)
     return {"name": f"random-{seed}-{index:04d}", "seed": seed, "what": "seeded random scenario", "config": cfg,
             "requests": reqs}

@@ -230,13 +230,6 @@ class SamplingParams:
     logprobs: None = None
     prompt_logprobs: None = None
 
-    @property
-    def all_stop_token_ids(self) -> set[int]:
-        ids = set(self.stop_token_ids)
-        if self.eos_token_id is not None and not self.ignore_eos:
-            ids.add(self.eos_token_id)
-        return ids
-
 
 def _sampling_params(m):
     define(m, SamplingParams=SamplingParams)

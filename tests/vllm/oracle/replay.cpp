@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -76,8 +77,10 @@ json schedule_record(const SchedulerOutput& out) {
 json outputs_record(const std::vector<EngineCoreOutput>& outputs) {
   json rows = json::array();
   for (const auto& o : outputs) {
+    // The port keeps a stop token's id as its decimal text (no stop strings reach the scheduler: they are
+    // the detokenizer's); upstream keeps the int, as the trace records it.
     rows.push_back({o.request_id, o.new_token_ids, o.finish_reason ? json(*o.finish_reason) : json(nullptr),
-                    o.stop_reason ? json(*o.stop_reason) : json(nullptr)});
+                    o.stop_reason ? json(std::stoll(*o.stop_reason)) : json(nullptr)});
   }
   return rows;
 }
@@ -92,6 +95,7 @@ json state_record(Scheduler& sched) {
   r["running"] = ids_of(sched.running());
   r["waiting"] = ids_of(sched.waiting());
   r["num_free_blocks"] = sched.kv_cache_manager().block_pool->get_num_free_blocks();
+  r["has_requests"] = sched.has_requests();
   return r;
 }
 
@@ -158,6 +162,15 @@ std::optional<Divergence> replay(const json& trace) {
   std::map<std::string, json> specs;
   for (const auto& r : scenario.at("requests")) specs[r.at("id").get<std::string>()] = r;
 
+  // The batches in flight, oldest first: their tick, scheduler output and the model runner's output (the
+  // trace's sampled tokens, an input). The trace says at which ticks the driver scheduled and updated
+  // (core.py@6e448d0e step / step_with_batch_queue, as runner.py drives upstream).
+  struct InFlight {
+    std::int64_t tick;
+    SchedulerOutput out;
+    ModelRunnerOutput mro;
+  };
+  std::deque<InFlight> queue;
   for (const json& step : trace.at("steps")) {
     const std::int64_t k = step.at("step");
     json got = json::object();
@@ -170,30 +183,37 @@ std::optional<Divergence> replay(const json& trace) {
       const double arrival = r.contains("arrival_time") ? r.at("arrival_time").get<double>()
                                                         : static_cast<double>(r.at("arrival_step").get<std::int64_t>());
       sched->add_request(make_request_at(id, r.at("prompt").get<std::vector<std::int32_t>>(), r.at("max_tokens"), arrival,
-                                         r.value("priority", 0), r.value("ignore_eos", false), args.block_size));
+                                         r.value("priority", 0), r.value("ignore_eos", false), args.block_size,
+                                         r.value("stop_token_ids", std::vector<std::int32_t>{})));
       got["arrivals"].push_back(id);
     }
     for (const auto& id_json : step.at("aborts")) {
       sched->finish_requests({id_json.get<std::string>()}, RequestStatus::kFinishedAborted);
       got["aborts"].push_back(id_json);
     }
-    SchedulerOutput out = sched->schedule();
-    got["schedule"] = schedule_record(out);
-    if (got["schedule"] != step.at("schedule")) {
-      return Divergence{k, first_difference(step.at("schedule"), got["schedule"], "schedule"), step.at("schedule"),
-                        got["schedule"]};
+    if (step.contains("schedule")) {
+      SchedulerOutput out = sched->schedule();
+      got["schedule"] = schedule_record(out);
+      if (got["schedule"] != step.at("schedule")) {
+        return Divergence{k, first_difference(step.at("schedule"), got["schedule"], "schedule"), step.at("schedule"),
+                          got["schedule"]};
+      }
+      std::vector<std::string> ids;
+      std::vector<std::vector<std::int32_t>> sampled;
+      for (const auto& row : step.at("sampled")) {
+        ids.push_back(row.at(0));
+        sampled.push_back(row.at(1).get<std::vector<std::int32_t>>());
+      }
+      got["sampled"] = step.at("sampled");
+      queue.push_back(InFlight{k, std::move(out), model_runner_output(ids, sampled)});
     }
-    // The model runner's output is an input: the trace's sampled tokens, in the trace's order.
-    std::vector<std::string> ids;
-    std::vector<std::vector<std::int32_t>> sampled;
-    for (const auto& row : step.at("sampled")) {
-      ids.push_back(row.at(0));
-      sampled.push_back(row.at(1).get<std::vector<std::int32_t>>());
+    if (step.contains("update")) {
+      if (queue.empty()) throw std::runtime_error("replay: the trace updates with no batch in flight");
+      InFlight batch = std::move(queue.front());
+      queue.pop_front();
+      UpdateResult result = update_from_output(*sched, batch.out, batch.mro);
+      got["update"] = {{"of", batch.tick}, {"outputs", outputs_record(result.outputs)}, {"stats", stats_record(result.stats)}};
     }
-    got["sampled"] = step.at("sampled");
-    UpdateResult result = update_from_output(*sched, out, model_runner_output(ids, sampled));
-    got["outputs"] = outputs_record(result.outputs);
-    got["stats"] = stats_record(result.stats);
     got["state"] = state_record(*sched);
     json events = events_record(*sched);
     if (args.kv_events) got["kv_events"] = events;

@@ -159,9 +159,10 @@ std::vector<std::unique_ptr<Request>> create_requests_with_priority(
 
 std::unique_ptr<Request> make_request_at(const std::string& req_id, std::vector<std::int32_t> prompt,
                                          std::int64_t max_tokens, double arrival_time, std::int64_t priority,
-                                         bool ignore_eos, std::int64_t block_size) {
-  return make_request(req_id, std::move(prompt), max_tokens, arrival_time, priority, ignore_eos, {}, std::nullopt,
-                      block_size);
+                                         bool ignore_eos, std::int64_t block_size,
+                                         const std::vector<std::int32_t>& stop_token_ids) {
+  return make_request(req_id, std::move(prompt), max_tokens, arrival_time, priority, ignore_eos, stop_token_ids,
+                      std::nullopt, block_size);
 }
 
 std::vector<Request*> pointers(const std::vector<std::unique_ptr<Request>>& requests) {

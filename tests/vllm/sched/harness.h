@@ -99,7 +99,8 @@ std::vector<std::unique_ptr<Request>> create_requests_with_priority(
 // field given: the oracle replay (tests/vllm/oracle) builds the requests a recorded trace names.
 std::unique_ptr<Request> make_request_at(const std::string& req_id, std::vector<std::int32_t> prompt,
                                          std::int64_t max_tokens, double arrival_time, std::int64_t priority,
-                                         bool ignore_eos, std::int64_t block_size);
+                                         bool ignore_eos, std::int64_t block_size,
+                                         const std::vector<std::int32_t>& stop_token_ids = {});
 
 // Raw pointers to the requests (they stay valid while the scheduler owns them; a freed request stays
 // valid until the next schedule() or update_from_output()).
