@@ -8,8 +8,9 @@
 // is built in the trace's shape and compared whole, so a field present on one side only is a mismatch.
 // The first divergent step is reported with both sides.
 //
-//   vllm-oracle-replay (TRACE.json | DIR)...   exit 0 when every trace replays with zero divergences; a DIR
-//   stands for its *.trace.json files, in name order (at least one).
+//   vllm-oracle-replay [(TRACE.json | DIR)...]   exit 0 when every trace replays with zero divergences; a DIR
+//   stands for its *.trace.json files, in name order (at least one); no argument: engines/vllm/oracle/traces
+//   of the source tree the program was built from.
 #include <cstdint>
 #include <algorithm>
 #include <cstdio>
@@ -233,13 +234,12 @@ std::optional<Divergence> replay(const json& trace) {
 
 int main(int argc, char** argv) {
   using blis::vllm::testing::replay;
-  if (argc < 2) {
-    std::cerr << "usage: vllm-oracle-replay TRACE.json...\n";
-    return 2;
-  }
+  // No argument: the committed traces of the source tree it was built from (the mutation sweep runs it so).
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) args.push_back(BLIS_VLLM_ORACLE_TRACES);
   std::vector<std::string> paths;
-  for (int i = 1; i < argc; ++i) {
-    const std::filesystem::path arg(argv[i]);
+  for (const std::string& a : args) {
+    const std::filesystem::path arg(a);
     if (std::filesystem::is_directory(arg)) {
       std::vector<std::string> found;
       for (const auto& entry : std::filesystem::directory_iterator(arg)) {
