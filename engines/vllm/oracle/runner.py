@@ -158,10 +158,20 @@ class Oracle:
             num_speculative_tokens=0, max_concurrent_batches=max_concurrent_batches,
             max_in_flight_tokens=max_concurrent_batches * cfg["max_num_batched_tokens"],
             use_v2_model_runner=False)
-        spec = self.kvi.FullAttentionSpec(block_size=cfg["block_size"], num_kv_heads=1, head_size=1,
-                                          dtype=sys.modules["torch"].float32)
+        groups = []
+        for i, g in enumerate(cfg.get("kv_groups") or [{"kind": "full"}]):
+            common = dict(block_size=cfg["block_size"], num_kv_heads=1, head_size=1, dtype=sys.modules["torch"].float32)
+            if g["kind"] == "full":
+                spec = self.kvi.FullAttentionSpec(**common)
+            elif g["kind"] == "sliding_window":
+                spec = self.kvi.SlidingWindowSpec(**common, sliding_window=g["sliding_window"])
+            elif g["kind"] == "chunked_local":
+                spec = self.kvi.ChunkedLocalAttentionSpec(**common, attention_chunk_size=g["attention_chunk_size"])
+            else:
+                raise ValueError(f"kv_groups[{i}].kind: {g['kind']!r} is not full, sliding_window or chunked_local")
+            groups.append(self.kvi.KVCacheGroupSpec([f"layer{i}" if i else "layer"], spec))
         kv_cache_config = self.kvi.KVCacheConfig(num_blocks=cfg["num_blocks"], kv_cache_tensors=[],
-                                                 kv_cache_groups=[self.kvi.KVCacheGroupSpec(["layer"], spec)])
+                                                 kv_cache_groups=groups)
         self.register_all_kvcache_specs(vllm_config)
         cls = self.AsyncScheduler if async_scheduling else self.Scheduler
         sched = cls(vllm_config=vllm_config, kv_cache_config=kv_cache_config, block_size=cfg["block_size"],

@@ -105,6 +105,19 @@ def designed() -> list[dict]:
         [_req("a", _seq(1, 40), out=6), _req("b", _seq(1, 36), arrival=2, out=3, abort_step=4),
          _req("c", _seq(1, 48), arrival=6, out=2, stop_token_ids=[1000])],
         "async scheduling with prefix caching, an abort while a batch is in flight, and a stop token")
+    add("hybrid-sliding-window", _cfg(kv_groups=[{"kind": "full"}, {"kind": "sliding_window", "sliding_window": 16}],
+                                      block_size=4, num_blocks=40, enable_prefix_caching=True, kv_events=True),
+        [_req("a", _seq(1, 40), out=12), _req("b", _seq(1, 36) + [7, 8], arrival=3, out=6)],
+        "a full-attention and a sliding-window group share the pool: out-of-window blocks are freed, a prefix hit "
+        "must hold in both groups")
+    add("sliding-window-only", _cfg(kv_groups=[{"kind": "sliding_window", "sliding_window": 8}], block_size=4,
+                                    num_blocks=16, max_num_batched_tokens=16),
+        [_req("a", _seq(1, 30), out=10), _req("b", _seq(100, 20), arrival=1, out=8)],
+        "a sliding-window-only model: chunked prefill frees blocks that fall out of the window")
+    add("chunked-local", _cfg(kv_groups=[{"kind": "full"}, {"kind": "chunked_local", "attention_chunk_size": 8}],
+                              block_size=4, num_blocks=48, enable_prefix_caching=True),
+        [_req("a", _seq(1, 30), out=6), _req("b", _seq(1, 28), arrival=2, out=4)],
+        "chunked local attention beside full attention")
     return s
 
 
@@ -127,6 +140,13 @@ def random_scenario(rng: random.Random, index: int, seed: int) -> dict:
         "kv_events": rng.random() < 0.5,
         "async_scheduling": rng.random() < 0.35,
     }
+    r = rng.random()
+    if r < 0.15:
+        cfg["kv_groups"] = [{"kind": "full"}, {"kind": "sliding_window", "sliding_window": rng.choice([4, 8, 16, 32])}]
+    elif r < 0.2:
+        cfg["kv_groups"] = [{"kind": "sliding_window", "sliding_window": rng.choice([8, 16, 32])}]
+    elif r < 0.25:
+        cfg["kv_groups"] = [{"kind": "full"}, {"kind": "chunked_local", "attention_chunk_size": rng.choice([8, 16, 32])}]
     prefixes = [[rng.randint(1, 30000) for _ in range(rng.randint(4, 64))] for _ in range(rng.randint(1, 4))]
     reqs = []
     for i in range(rng.randint(1, 12)):

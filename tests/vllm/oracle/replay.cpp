@@ -157,6 +157,13 @@ std::optional<Divergence> replay(const json& trace) {
   args.async_scheduling = cfg.value("async_scheduling", false);
   args.policy = cfg.value("policy", std::string("fcfs"));
   args.kv_events = cfg.value("kv_events", false);
+  for (const auto& g : cfg.value("kv_groups", json::array())) {
+    const std::string kind = g.at("kind");
+    const std::int64_t param = kind == "sliding_window" ? g.at("sliding_window").get<std::int64_t>()
+                               : kind == "chunked_local" ? g.at("attention_chunk_size").get<std::int64_t>()
+                                                         : 0;
+    args.kv_groups.push_back({kind, param});
+  }
   if (cfg.value("watermark", 0.0) != 0.0) throw std::runtime_error("replay: a non-zero watermark is not replayed");
   auto sched = create_scheduler(args);
 

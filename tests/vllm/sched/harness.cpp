@@ -85,7 +85,36 @@ std::unique_ptr<Scheduler> create_scheduler(const SchedulerArgs& args) {
   spec.dtype = "float32";
   KVCacheConfig kv_cache_config;
   kv_cache_config.num_blocks = args.num_blocks;
-  kv_cache_config.kv_cache_groups.push_back(KVCacheGroupSpec{{"layer"}, std::make_shared<FullAttentionSpec>(spec)});
+  if (args.kv_groups.empty()) {
+    kv_cache_config.kv_cache_groups.push_back(KVCacheGroupSpec{{"layer"}, std::make_shared<FullAttentionSpec>(spec)});
+  }
+  for (std::size_t i = 0; i < args.kv_groups.size(); ++i) {
+    const auto& g = args.kv_groups[i];
+    const std::string layer = i == 0 ? "layer" : "layer" + std::to_string(i);
+    std::shared_ptr<KVCacheSpec> group_spec;
+    if (g.kind == "full") {
+      group_spec = std::make_shared<FullAttentionSpec>(spec);
+    } else if (g.kind == "sliding_window") {
+      SlidingWindowSpec::Args sw;
+      sw.block_size = args.block_size;
+      sw.num_kv_heads = 1;
+      sw.head_size = 1;
+      sw.dtype = "float32";
+      sw.sliding_window = g.param;
+      group_spec = std::make_shared<SlidingWindowSpec>(sw);
+    } else if (g.kind == "chunked_local") {
+      ChunkedLocalAttentionSpec::Args cl;
+      cl.block_size = args.block_size;
+      cl.num_kv_heads = 1;
+      cl.head_size = 1;
+      cl.dtype = "float32";
+      cl.attention_chunk_size = g.param;
+      group_spec = std::make_shared<ChunkedLocalAttentionSpec>(cl);
+    } else {
+      throw std::invalid_argument("create_scheduler: kv group kind '" + g.kind + "'");
+    }
+    kv_cache_config.kv_cache_groups.push_back(KVCacheGroupSpec{{layer}, group_spec});
+  }
   cc.num_gpu_blocks = args.num_blocks;
 
   std::unique_ptr<Scheduler> scheduler;

@@ -51,6 +51,14 @@ struct SchedulerArgs {
   // Not an argument of create_scheduler: the oracle replay (tests/vllm/oracle) turns KV-cache events on
   // with a publisher that keeps what it sends (KVEventsConfig(enable_kv_cache_events=True, publisher="zmq")).
   bool kv_events = false;
+  // Not an argument of create_scheduler either (it takes one kv_cache_spec): the oracle replay's KV cache
+  // groups, each of 1 head of size 1 in float32 over the one pool: kind "full", "sliding_window" (param: the
+  // window) or "chunked_local" (param: the chunk size). Empty: one full-attention group, as create_scheduler.
+  struct KVGroup {
+    std::string kind;
+    std::int64_t param = 0;
+  };
+  std::vector<KVGroup> kv_groups = {};
 };
 
 // utils.py@6e448d0e create_scheduler: a VllmConfig, and a KVCacheConfig of num_blocks blocks with one
