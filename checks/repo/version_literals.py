@@ -6,7 +6,7 @@ usage: version_literals.py --versions VERSIONS_YAML INPUT
 Each version is looked for right after a name it belongs to (a compiler, meson, an upstream's name),
 and an upstream commit anywhere it is not a citation (path@commit8). Exempt (INTERFACES.md): versions.yaml,
 files blis-gen writes, Upstream records (*/upstream.*), an engine's generated field, surface and
-upstream-test lists, oracle traces (*.trace.json), and `version:` lines of scenario files.
+upstream-test lists, oracle traces (*.trace.json) and coverage records, and `version:` lines of scenario files.
 """
 import argparse
 import os
@@ -60,8 +60,8 @@ def exempt(rel: str, line: str) -> bool:
         return True  # an engine's generated lists carry its Upstream record's release and commit
     if rel.startswith("engines/") and rel.endswith("/fields/statuses.yaml") and re.match(r"\s*(release|commit):", line):
         return True  # the field list's engine block (fields-list schema), which its generator copies
-    if base.endswith(".trace.json"):
-        return True  # an oracle trace records the upstream commit it was recorded from (FID-2)
+    if base.endswith(".trace.json") or (base == "upstream-coverage.json" and "/oracle/" in rel):
+        return True  # an oracle trace, or its coverage record, names the upstream commit it was recorded from
     if rel.startswith("docs/") and base.startswith("vllm-transcriptions"):
         return True  # generated from the transcription manifests, which cite the pinned commit
     if rel.endswith((".yaml", ".yml")) and re.match(r"\s*version:", line) and "scenario" in rel:

@@ -7,7 +7,8 @@
       holds) and its seed; a random scenario must be what the seeded generator makes for its name.
   check_traces.py coverage TRACES_DIR
       FID-10: every compared field takes at least two values across the trace set, except the fields
-      TRACES_DIR/coverage.yaml declares constant, each with the reason.
+      TRACES_DIR/coverage.yaml declares constant, each with the reason. The compared fields are the traces'
+      engine's (their "engine" key: vLLM's step record or SGLang's).
 
 Exit 0 when the check holds, 1 with each finding printed, 2 when it cannot run.
 """
@@ -149,17 +150,60 @@ FIELDS = {
     "state.waiting.count": lambda s: [len(s["state"]["waiting"])],
     "state.num_free_blocks": lambda s: [s["state"]["num_free_blocks"]],
     "state.has_requests": lambda s: [s["state"]["has_requests"]],
+    "state.request_counts": lambda s: [s["state"]["request_counts"]],
+    "state.kv_cache_usage": lambda s: [s["state"]["kv_cache_usage"]],
+    "reset.result": lambda s: [s["reset"]] if "reset" in s else [],
     "kv_events.count": lambda s: [len(s["kv_events"])] if "kv_events" in s else [],
     "kv_events.type": lambda s: [e[0] for e in s.get("kv_events", [])],
 }
+
+
+def _batch(s):
+    return s.get("batch") or {}
+
+
+# The SGLang oracle's step record (engines/sglang/oracle/runner.py): the batch the scheduler chose, what the sampled
+# tokens did, retractions, requests ended outside a batch, and the scheduler's state after the step.
+SGLANG_FIELDS = {
+    "arrivals.count": lambda s: [len(s["arrivals"])],
+    "aborts.count": lambda s: [len(s["aborts"])],
+    "batch.present": lambda s: [s["batch"] is not None],
+    "batch.forward_mode": lambda s: [_batch(s)["forward_mode"]] if _batch(s) else [],
+    "batch.rids.count": lambda s: [len(_batch(s)["rids"])] if _batch(s) else [],
+    "batch.prefix_lens": lambda s: list(_batch(s).get("prefix_lens", [])),
+    "batch.extend_lens": lambda s: list(_batch(s).get("extend_lens", [])),
+    "batch.chunked_req.present": lambda s: [_batch(s)["chunked_req"] is not None] if _batch(s) else [],
+    "batch.decoding_reqs.count": lambda s: [len(_batch(s)["decoding_reqs"])] if _batch(s) else [],
+    "sampled.count": lambda s: [len(s["sampled"])],
+    "processed.emitted.count": lambda s: [len(s["processed"]["emitted"])],
+    "processed.emitted.tokens": lambda s: [n for _, n in s["processed"]["emitted"]],
+    "processed.finished.reason": lambda s: [r for _, r in s["processed"]["finished"]],
+    "retracted.count": lambda s: [len(s["retracted"])],
+    "ended_outside.count": lambda s: [len(s["ended_outside"])],
+    "ended_outside.type": lambda s: [t for _, t in s["ended_outside"]],
+    "state.waiting.count": lambda s: [len(s["state"]["waiting"])],
+    "state.running.count": lambda s: [len(s["state"]["running"])],
+    "state.new_token_ratio": lambda s: [s["state"]["new_token_ratio"]],
+    "state.available_size": lambda s: [s["state"]["available_size"]],
+    "state.evictable_size": lambda s: [s["state"]["evictable_size"]],
+    "state.protected_size": lambda s: [s["state"]["protected_size"]],
+}
+
+# The field table of each engine's step record, chosen by the traces' "engine" key (vLLM's when absent).
+FIELDS_BY_ENGINE = {"vllm": FIELDS, "sglang": SGLANG_FIELDS}
 
 
 def coverage(args) -> int:
     path = os.path.join(args.traces, "coverage.yaml")
     with open(path, encoding="utf-8") as f:
         declared = (yaml.safe_load(f) or {}).get("constant", {}) or {}
-    values = {name: set() for name in FIELDS}
     traces = load_traces(args.traces)
+    engines = sorted({t.get("engine", "vllm") for _, t in traces})
+    if len(engines) != 1 or engines[0] not in FIELDS_BY_ENGINE:
+        print(f"{args.traces}: traces of engines {engines}: one engine of {sorted(FIELDS_BY_ENGINE)} per directory")
+        return 2
+    FIELDS = FIELDS_BY_ENGINE[engines[0]]  # noqa: N806 (the engine's table, shadowing vLLM's)
+    values = {name: set() for name in FIELDS}
     findings = []
     for name, t in traces:
         for step in t["steps"]:

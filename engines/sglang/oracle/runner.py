@@ -39,19 +39,28 @@ class Unfinished(RuntimeError):
 
 
 class _Clock:
-    now = 0.0
+    """A monotonic clock that advances between any two reads (a tick per read), as a real clock read at
+    distinct instants does: the radix cache's LRU order (last_access_time) and the wait-queue entry times only
+    compare readings. The port's logical clock (engines/sglang/srt/mem_cache/tree_node.h NodeClock) ticks the
+    same way."""
+
+    ticks = 0
+
+    def read(self) -> float:
+        self.ticks += 1
+        return float(self.ticks)
 
 
 CLOCK = _Clock()
 
 
 def _install_clock():
-    time.time = lambda: CLOCK.now
-    time.monotonic = lambda: CLOCK.now
-    time.perf_counter = lambda: CLOCK.now
-    time.time_ns = lambda: int(CLOCK.now * 1e9)
-    time.monotonic_ns = lambda: int(CLOCK.now * 1e9)
-    time.perf_counter_ns = lambda: int(CLOCK.now * 1e9)
+    time.time = CLOCK.read
+    time.monotonic = CLOCK.read
+    time.perf_counter = CLOCK.read
+    time.time_ns = lambda: int(CLOCK.read())
+    time.monotonic_ns = lambda: int(CLOCK.read())
+    time.perf_counter_ns = lambda: int(CLOCK.read())
 
 
 def _reexec_with_hash_seed():
@@ -63,6 +72,31 @@ def _reexec_with_hash_seed():
 
 def scenario_hash(scenario: dict) -> str:
     return hashlib.sha256(json.dumps(scenario, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+class InsertionOrderedSet:
+    """A set that iterates in insertion order. schedule_policy.py's PrefillAdder.preempt_to_schedule extends
+    preempt_list from a set of Req objects, whose iteration order CPython takes from their memory addresses (a
+    race across runs); the declared order, the port's (prefill_adder_add.cpp), is the order the requests were
+    chosen, which this set keeps. Membership is a set's."""
+
+    def __init__(self, items=()):
+        self._d = dict.fromkeys(items)
+
+    def __contains__(self, x):
+        return x in self._d
+
+    def __iter__(self):
+        return iter(self._d)
+
+    def __len__(self):
+        return len(self._d)
+
+    def add(self, x):
+        self._d[x] = None
+
+    def discard(self, x):
+        self._d.pop(x, None)
 
 
 class Oracle:
@@ -92,6 +126,7 @@ class Oracle:
         self.scheduler_mod = scheduler
         self.schedule_batch = schedule_batch
         self.schedule_policy = schedule_policy
+        schedule_policy.set = InsertionOrderedSet  # the declared order of a race (manifest harness)
         self.cache_init_params = cache_init_params
         self.memory_pool = memory_pool
         self.radix_cache = radix_cache
@@ -145,7 +180,10 @@ class Oracle:
         c["exec"].__dict__.update(
             moe=ns(elastic_ep_backend=None, ep_join_mode=None), mamba=ns(mamba_track_interval=256),
             deterministic=ns(enable_deterministic_inference=False), dllm=ns(dllm_algorithm=None),
-            features=ns(enable_memory_saver=False), kernel=ns(attention_backend="triton", sampling_backend="pytorch"))
+            features=ns(enable_memory_saver=False, return_hidden_states_mode=None,
+                                                enable_return_hidden_states=False), kernel=ns(attention_backend="torch_native", sampling_backend="pytorch"),
+            # the torch-native attention backend on both phases: the allocation module's torch paths (no Triton)
+            attention_backends=("torch_native", "torch_native"))
         c["observability"].__dict__.update(enable_metrics=False, enable_metrics_for_all_schedulers=False,
                                            kv_events_config=None)
         c["device"].__dict__.update(mlx_enable_sampling=False, sleep_on_idle=False)
@@ -171,6 +209,9 @@ class Oracle:
         else:
             s.token_to_kv_pool_allocator = self.paged.PagedTokenToKVPoolAllocator(
                 size, page_size, dtype=torch.bfloat16, device="cpu", kvcache=None, need_sort=False)
+        if cfg.get("disable_radix_cache", False) and self.stubs.CONTEXT["schedule"].chunked_prefill_size is not None:
+            # mem_cache/registry.py default_radix_cache_factory builds a ChunkCache here (the port refuses it).
+            raise ValueError("oracle: a disabled radix cache with chunked prefill is a ChunkCache, not driven")
         params = self.cache_init_params.CacheInitParams(
             disable=cfg.get("disable_radix_cache", False), req_to_token_pool=s.req_to_token_pool,
             token_to_kv_pool_allocator=s.token_to_kv_pool_allocator, page_size=page_size,
@@ -189,7 +230,6 @@ class Oracle:
         """What Scheduler.__init__ sets that the driven methods read, as resolved values for one rank, no
         disaggregation, no speculative decoding, no dLLM, no LoRA, no hierarchical cache, no grammar, no
         sessions, the prefill delayer off, the normal (non-overlap) loop."""
-        oracle = self
         ns = types.SimpleNamespace
         from sglang.srt.speculative.spec_info import SpeculativeAlgorithm
 
@@ -217,6 +257,11 @@ class Oracle:
         s.hisparse_coordinator = None
         s.draft_worker = None
         s.min_free_slots_delayer = None
+        s.max_prefill_tokens = cfg["max_prefill_tokens"]
+        s.truncation_align_size = None  # init_deterministic_inference_config: deterministic inference off
+        # gpu: the worker's attention backend is not a Triton backend (no extend_attention_block_m: the tile
+        # budget's fallback of 64, as the port's).
+        s.tp_worker = ns(model_runner=ns(attn_backend=ns(), prefill_aware_swa=False))
         s.enable_overlap_mlx = False
         s.is_generation = True
         s.disaggregation_mode = self.DisaggregationMode.NULL
@@ -236,7 +281,8 @@ class Oracle:
         s.max_prefill_bs = 0
         s.max_new_tokens_limit = None
         s.model_config = ns(hf_eos_token_id={EOS_TOKEN_ID}, vocab_size=32000, context_len=cfg["context_len"],
-                            is_multimodal=False)
+                            is_multimodal=False, is_encoder_decoder=False, is_generation=True,
+                            use_ngram_embedding=False, think_end_ids=None, is_hybrid_swa=False)
         s.tokenizer = None
         s.waiting_queue = []
         s.running_batch = self.schedule_batch.ScheduleBatch(reqs=[], batch_is_full=False)
@@ -245,6 +291,10 @@ class Oracle:
         s.forward_ct = 0
         s._sched_idled = False
         s._engine_paused = False
+        s._prev_step = None
+        s.total_prefill_uncached_tokens = 0
+        s.total_prefill_busy_us = 0
+        s.decode_moment_totals = [0.0] * 6
         s.new_token_ratio_tracker = self.ntr.NewTokenRatioTracker.from_config()
         # tp_worker.py get_worker_info: max_req_len, max_req_input_len.
         s.max_req_len = min(cfg["context_len"] - 1, cfg["max_total_num_tokens"] - 1)
@@ -253,7 +303,8 @@ class Oracle:
 
         class Tokenizer:  # transport: what the scheduler sends to the tokenizer (AbortReq), kept for the trace
             def send_output(self, out, req=None):
-                s.events.append(("ended_outside", out.rid, getattr(out, "finished_reason", None)))
+                reason = getattr(out, "finished_reason", None)
+                s.events.append(("ended_outside", out.rid, reason["type"] if reason else "abort"))
 
         s.ipc_channels = ns(send_to_tokenizer=Tokenizer())
 
@@ -275,6 +326,15 @@ class Oracle:
             def log_decode_stats(self, *a, **k):
                 return None
 
+            num_generated_tokens = 0
+            forward_ct_decode = 0
+
+            def report_prefill_stats(self, *a, **k):
+                return None
+
+            def report_decode_stats(self, *a, **k):
+                return None
+
         class GrammarManager:  # configuration: no request carries a grammar (the port refuses structured output)
             def process_req_with_grammar(self, req):
                 sp = req.sampling_params
@@ -288,9 +348,66 @@ class Oracle:
             def has_waiting_grammars(self):
                 return False
 
+            grammar_queue = ()
+
         s.grammar_manager = GrammarManager()
+        s.require_mlp_sync = False  # no DP attention
+        s.load_snapshot_writer = None  # no load snapshot published
+        from collections import deque
+
+        s.return_health_check_ipcs = deque()  # no health checks
+
+        class DpAttnAdapter:  # transport: DP-attention MLP sync (one rank: never needed)
+            def maybe_prepare_mlp_sync_batch(self, batch, need_sync=None):
+                if need_sync:
+                    raise AssertionError("oracle: DP-attention sync requested on one rank")
+                return batch
+
+        class NgramEmbedding:  # gpu: the n-gram embedding token table (disabled)
+            enabled = False
+
+            def prepare_for_forward(self, batch, *, chunked_req=None):
+                return batch
+
+        s.dp_attn_adapter = DpAttnAdapter()
+        s.ps = ns(pp_size=1, tp_size=1, dp_size=1, attn_tp_size=1, attn_tp_rank=0, dp_rank=None, tp_rank=0)
+        s.dllm_manager = ns(any_staging_reqs=lambda: False)  # no dLLM
+
+        class InvariantChecker:  # environment: on_idle's self-checks (leaks raise there; the trace compares sizes)
+            def _check_all_pools(self, stats):
+                return False, []
+
+            def _check_req_pool(self):
+                return None
+
+            def _check_tree_cache(self):
+                return None
+
+        s.invariant_checker = InvariantChecker()
+        s.idle_sleeper = None  # environment: no sleeping on idle
+        s.pool_stats_observer = ns(get_pool_stats=lambda: None)  # environment: pool statistics for the checks
+        s.kv_events_publisher = ns(publish_kv_events=lambda: None)  # transport: KV events are not enabled
+        s.ngram_embedding_manager = NgramEmbedding()
+        # environment: the load report (/get_loads, DP balancing) reads pending tokens; nothing here decides.
+        s.load_inquirer = ns(_get_num_pending_tokens=lambda chunk_deduct=0: 0)
         s.metrics_reporter = MetricsReporter()
         s.metrics_collector = None
+
+        class OutputStreamer:  # transport: the stream to the detokenizer (the runner reads the requests instead)
+            def stream_output(self, reqs, return_logprob, *a, **k):
+                return None
+
+        s.output_streamer = OutputStreamer()
+        s.model_worker = None
+        from sglang.srt.managers.scheduler_components.batch_result_processor import SchedulerBatchResultProcessor
+
+        s.batch_result_processor = SchedulerBatchResultProcessor(
+            is_generation=True, disaggregation_mode=s.disaggregation_mode, enable_overlap=False,
+            enable_overlap_mlx=False, server_args=s.server_args, model_config=s.model_config,
+            token_to_kv_pool_allocator=s.token_to_kv_pool_allocator, tree_cache=s.tree_cache,
+            hisparse_coordinator=None, req_to_token_pool=s.req_to_token_pool, decode_offload_manager=None,
+            metrics_collector=None, metrics_reporter=s.metrics_reporter, draft_worker=None, model_worker=None,
+            logprob_result_processor=None, output_streamer=s.output_streamer, abort_request=s.abort_request)
         return s
 
     def recv_req(self, r: dict):
@@ -299,6 +416,8 @@ class Oracle:
         from array import array
 
         sp = self.sampling_params.SamplingParams(max_new_tokens=r["max_new_tokens"], ignore_eos=r.get("ignore_eos", False))
+        sp.normalize(None)  # as the tokenizer manager does (no stop strings: the tokenizer is not needed)
+        sp.verify(32000)
         return types.SimpleNamespace(
             rid=r["id"], input_text="", input_ids=array("q", r["prompt"]), sampling_params=sp, session_params=None,
             session_id=None, input_embeds=None, bootstrap_port=None, bootstrap_host=None, bootstrap_room=None,
@@ -332,7 +451,6 @@ class Oracle:
         s._add_request_to_queue = observe_add
         step = 0
         while step < max_steps:
-            CLOCK.now = float(step)
             record = {"step": step, "arrivals": [], "aborts": []}
             while pending and pending[0]["arrival_step"] <= step:
                 r = pending.pop(0)
@@ -340,20 +458,38 @@ class Oracle:
                 record["arrivals"].append(r["id"])
             for rid in aborts.get(step, []):
                 record["aborts"].append(rid)
-                s.abort_request(types.SimpleNamespace(rid=rid, abort_all=False, finished_reason=None, abort_message=None))
-            plan = s.get_next_batch_to_run(running_batch=s.running_batch, last_batch=s.last_batch)
-            s.running_batch = plan.running_batch
-            batch = plan.batch_to_run
+                s.abort_request(self.stubs.AbortReq(rid=rid))
+            idle_iterations = 0
+            while True:
+                # event_loop_normal's iteration. One that finds no batch may still change the state (a finished
+                # request dropped, batch_is_full cleared); the loop then spins without new input in no time, so
+                # the step runs iterations until one finds a batch or leaves the state as it found it.
+                signature = self.signature(s)
+                plan = s.get_next_batch_to_run(running_batch=s.running_batch, last_batch=s.last_batch)
+                s.running_batch = plan.running_batch
+                batch = plan.batch_to_run
+                if batch is not None:
+                    break
+                s._sched_idled = True
+                s.on_idle()
+                s.last_batch = None
+                idle_iterations += 1
+                if self.signature(s) == signature:
+                    break
             record["batch"] = None if batch is None else self.batch_record(batch)
             record["sampled"] = []
             before = {id(r): (len(r.output_ids), r.finished()) for r in (batch.reqs if batch else [])}
             if batch is not None:
+                # run_batch's step bookkeeping (the forward counter and launch stamp read by the step counters).
+                s.forward_ct += 1
+                batch.forward_iter = s.forward_ct
+                batch.launch_ts = time.monotonic()
+                batch.after_idle_gap = s._sched_idled
+                s._sched_idled = False
                 tokens = self.model_runner(batch, specs)
                 record["sampled"] = [[r.rid, t] for r, t in zip(batch.reqs, tokens)]
                 result = self.GenerationBatchResult(next_token_ids=self.torch.tensor(tokens, dtype=self.torch.int64))
                 s.process_batch_result(batch, result)
-            else:
-                s.on_idle()
             s.last_batch = batch
             record["processed"] = self.processed_record(batch, before)
             record["retracted"] = list(retracted)
@@ -382,6 +518,11 @@ class Oracle:
         return out
 
     @staticmethod
+    def signature(s):
+        return (len(s.waiting_queue), s.running_batch.batch_size(), s.running_batch.batch_is_full, s.chunked_req,
+                s.last_batch is not None)
+
+    @staticmethod
     def batch_record(batch) -> dict:
         return {
             "forward_mode": batch.forward_mode.name,
@@ -390,7 +531,9 @@ class Oracle:
             "extend_lens": [int(x) for x in (batch.extend_lens or [])] if batch.forward_mode.is_extend() else [],
             "chunked_req": batch.chunked_req.rid if batch.forward_mode.is_extend() and batch.chunked_req is not None
             else None,
-            "decoding_reqs": [r.rid for r in (batch.decoding_reqs or [])],
+            # what process_batch_result_prefill reads (an extend batch's running decodes, mixed in); a decode
+            # batch keeps a stale list from the mixed batch it was merged from, which nothing reads.
+            "decoding_reqs": [r.rid for r in (batch.decoding_reqs or [])] if batch.forward_mode.is_extend() else [],
         }
 
     @staticmethod
@@ -409,9 +552,74 @@ class Oracle:
         return {
             "waiting": [r.rid for r in s.waiting_queue],
             "running": [r.rid for r in s.running_batch.reqs],
-            "chunked_req": None if s.chunked_req is None else s.chunked_req.rid,
-            "new_token_ratio": s.new_token_ratio_tracker.new_token_ratio,
+            "new_token_ratio": s.new_token_ratio_tracker.current,
             "available_size": int(s.token_to_kv_pool_allocator.available_size()),
             "evictable_size": int(s.tree_cache.evictable_size()),
             "protected_size": int(s.tree_cache.protected_size()),
         }
+
+
+def main(argv=None) -> int:
+    _reexec_with_hash_seed()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--checkout", required=True, help="an export of SGLang at the pinned commit")
+    ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--update", action="store_true", help="overwrite existing traces (FID-3)")
+    ap.add_argument("--designed", action="store_true", help="record scenarios.designed()")
+    ap.add_argument("--random", type=int, default=0, help="record N seeded random scenarios")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("scenarios", nargs="*")
+    args = ap.parse_args(argv)
+    sys.path.insert(0, HERE)
+    import scenarios as scenario_lib
+
+    todo = []
+    for path in args.scenarios:
+        with open(path, encoding="utf-8") as f:
+            todo.append((json.load(f), False))
+    if args.designed:
+        todo += [(s, False) for s in scenario_lib.designed()]
+    if args.random:
+        todo += [(s, True) for s in scenario_lib.random_scenarios(args.seed, args.random)]
+    if not todo:
+        ap.error("no scenario given")
+    for scenario, _ in todo:
+        out = os.path.join(args.out_dir, scenario["name"] + ".trace.json")
+        if os.path.exists(out) and not args.update:
+            print(f"{out}: exists; refusing to overwrite a recorded trace without --update (FID-3)", file=sys.stderr)
+            return 2
+    oracle = Oracle(args.checkout)
+    os.makedirs(args.out_dir, exist_ok=True)
+    skipped = 0
+    for scenario, is_random in todo:
+        out = os.path.join(args.out_dir, scenario["name"] + ".trace.json")
+        try:
+            result = oracle.run(scenario)
+        except Unfinished as e:
+            if not is_random:
+                raise
+            skipped += 1
+            print(f"{scenario['name']}: skipped ({e})", file=sys.stderr)
+            continue
+        trace = {
+            "format": TRACE_FORMAT,
+            "engine": "sglang",
+            "upstream_commit": oracle.manifest["commit"],
+            "manifest_version": oracle.manifest["version"],
+            "environment": oracle.environment,
+            "scenario_sha256": scenario_hash(scenario),
+            "seed": scenario.get("seed", 0),
+            "scenario": scenario,
+            "steps": result["steps"],
+        }
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(trace, f, separators=(",", ":"), sort_keys=True)
+            f.write("\n")
+        print(f"{out}: {len(result['steps'])} steps")
+    if skipped:
+        print(f"{skipped} random scenarios skipped (never finish)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -199,7 +199,11 @@ class Oracle:
 
         cfg = scenario["config"]
         self.recorded.clear()
+        self.kv_cache_utils.init_none_hash(self.sha256)  # as each engine's start-up does (same seed: same value)
         sched = self.make_scheduler(cfg)
+        resets = {}  # tick -> reset_running_requests, for reset_prefix_cache (the /reset_prefix_cache endpoint)
+        for r in scenario.get("resets", []):
+            resets[r["step"]] = r.get("reset_running_requests", False)
         depth = 2 if cfg.get("async_scheduling", False) else 1  # vllm.py@6e448d0e max_concurrent_batches
         requests = {r["id"]: r for r in scenario["requests"]}
         steps = []
@@ -221,7 +225,9 @@ class Oracle:
             for rid in aborts.get(step, []):
                 record["aborts"].append(rid)
                 sched.finish_requests([rid], self.request_mod.RequestStatus.FINISHED_ABORTED)
-            if not sched.has_requests() and not pending and not queue:
+            if step in resets:
+                record["reset"] = [resets[step], sched.reset_prefix_cache(reset_running_requests=resets[step])]
+            if not sched.has_requests() and not pending and not queue and not any(t > step for t in resets):
                 break
             update = True
             if sched.has_requests():
@@ -314,6 +320,8 @@ class Oracle:
             "waiting": [r.request_id for r in sched.waiting],
             "num_free_blocks": sched.kv_cache_manager.block_pool.get_num_free_blocks(),
             "has_requests": sched.has_requests(),
+            "request_counts": list(sched.get_request_counts()),
+            "kv_cache_usage": sched.get_kv_cache_usage(),
         }
 
     @staticmethod
@@ -337,6 +345,7 @@ def main(argv=None) -> int:
     ap.add_argument("--designed", action="store_true", help="record scenarios.designed()")
     ap.add_argument("--random", type=int, default=0, help="record N seeded random scenarios")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--coverage", help="write which functions of the real modules the scenarios ran (FID-4)")
     ap.add_argument("scenarios", nargs="*")
     args = ap.parse_args(argv)
     sys.path.insert(0, HERE)
@@ -360,6 +369,19 @@ def main(argv=None) -> int:
             return 2
     oracle = Oracle(args.checkout)
     os.makedirs(args.out_dir, exist_ok=True)
+    ran = set()  # (code file, qualname) of every upstream function called
+    if args.coverage:
+        real_files = {os.path.join(os.path.abspath(args.checkout), e["path"]): e["path"]
+                      for e in oracle.manifest["real"]}
+
+        def tracer(frame, event, arg):
+            if event == "call":
+                path = real_files.get(frame.f_code.co_filename)
+                if path is not None:
+                    ran.add((path, frame.f_code.co_qualname))
+            return None
+
+        sys.settrace(tracer)
     skipped = 0
     for scenario, is_random in todo:
         out = os.path.join(args.out_dir, scenario["name"] + ".trace.json")
@@ -388,7 +410,41 @@ def main(argv=None) -> int:
         print(f"{out}: {len(result['steps'])} steps")
     if skipped:
         print(f"{skipped} random scenarios skipped (never finish)", file=sys.stderr)
+    if args.coverage:
+        sys.settrace(None)
+        write_coverage(args.coverage, args.checkout, oracle, ran)
     return 0
+
+
+def write_coverage(out: str, checkout: str, oracle, ran) -> None:
+    """Every function and method each real module defines (by qualified name), and whether the recorded
+    scenarios called it (FID-4). Scenarios the runner skipped count too: they ran upstream's code as well."""
+    import ast
+
+    modules = {}
+    for e in oracle.manifest["real"]:
+        with open(os.path.join(checkout, e["path"]), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        defined = []
+
+        def walk(body, prefix):
+            for node in body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    defined.append(prefix + node.name)
+                    walk(node.body, prefix + node.name + ".<locals>.")
+                elif isinstance(node, ast.ClassDef):
+                    walk(node.body, prefix + node.name + ".")
+
+        walk(tree.body, "")
+        modules[e["path"]] = {q: (e["path"], q) in ran for q in sorted(set(defined))}
+    doc = {"upstream_commit": oracle.manifest["commit"], "manifest_version": oracle.manifest["version"],
+           "note": "recorded by runner.py --coverage over every scenario it ran", "modules": modules}
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+    n = sum(len(v) for v in modules.values())
+    hit = sum(sum(v.values()) for v in modules.values())
+    print(f"{out}: {hit} of {n} upstream functions ran")
 
 
 if __name__ == "__main__":

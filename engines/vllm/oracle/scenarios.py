@@ -118,6 +118,11 @@ def designed() -> list[dict]:
                               block_size=4, num_blocks=48, enable_prefix_caching=True),
         [_req("a", _seq(1, 30), out=6), _req("b", _seq(1, 28), arrival=2, out=4)],
         "chunked local attention beside full attention")
+    add("reset-prefix-cache", _cfg(enable_prefix_caching=True, kv_events=True, block_size=4, num_blocks=32),
+        [_req("a", _seq(1, 16), out=2), _req("b", _seq(1, 16), arrival=4, out=6), _req("c", _seq(1, 16), arrival=8, out=2)],
+        "reset_prefix_cache: refused while blocks are in use, clears the cache once idle (AllBlocksCleared), and "
+        "with reset_running_requests preempts the running requests first")
+    s[-1]["resets"] = [{"step": 2}, {"step": 5}, {"step": 6, "reset_running_requests": True}]
     return s
 
 
@@ -163,8 +168,11 @@ def random_scenario(rng: random.Random, index: int, seed: int) -> dict:
         if rng.random() < 0.1:
             r["stop_token_ids"] = [1000 + rng.randint(0, 12)]
         reqs.append(r)
-    return {"name": f"random-{seed}-{index:04d}", "seed": seed, "what": "seeded random scenario", "config": cfg,
+    out = {"name": f"random-{seed}-{index:04d}", "seed": seed, "what": "seeded random scenario", "config": cfg,
             "requests": reqs}
+    if cfg["enable_prefix_caching"] and rng.random() < 0.15:
+        out["resets"] = [{"step": rng.randint(0, 40), "reset_running_requests": rng.random() < 0.5}]
+    return out
 
 
 def random_scenarios(seed: int, count: int) -> list[dict]:

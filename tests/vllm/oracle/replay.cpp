@@ -97,6 +97,9 @@ json state_record(Scheduler& sched) {
   r["waiting"] = ids_of(sched.waiting());
   r["num_free_blocks"] = sched.kv_cache_manager().block_pool->get_num_free_blocks();
   r["has_requests"] = sched.has_requests();
+  const auto [running, waiting] = sched.get_request_counts();
+  r["request_counts"] = {running, waiting};
+  r["kv_cache_usage"] = sched.get_kv_cache_usage();
   return r;
 }
 
@@ -198,6 +201,10 @@ std::optional<Divergence> replay(const json& trace) {
     for (const auto& id_json : step.at("aborts")) {
       sched->finish_requests({id_json.get<std::string>()}, RequestStatus::kFinishedAborted);
       got["aborts"].push_back(id_json);
+    }
+    if (step.contains("reset")) {
+      const bool running = step.at("reset").at(0);
+      got["reset"] = {running, sched->reset_prefix_cache(running)};
     }
     if (step.contains("schedule")) {
       SchedulerOutput out = sched->schedule();

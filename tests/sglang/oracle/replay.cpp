@@ -1,0 +1,246 @@
+// The SGLang oracle replay (SGL-1 decisions-match-on-replay, issue 10): feeds each recorded trace's inputs
+// (arrivals, aborts, the model stand-in's sampled tokens) to the port's Scheduler
+// (engines/sglang/srt/managers/scheduler.h), built from the trace's scenario configuration as the runner
+// (engines/sglang/oracle/runner.py) builds upstream's, and compares every recorded field at every step: the
+// batch the scheduler chose (forward mode, requests in order, prefix and extend lengths, the chunked request,
+// the decoding requests of a mixed batch), what processing the sampled tokens did (tokens emitted, finishes
+// with their reason), retractions, requests ended outside a batch, the waiting queue and running batch, the
+// new-token ratio, the allocator's available size and the radix cache's evictable and protected sizes. The
+// comparison is two-sided: each step's port record is built in the trace's shape and compared whole, so a
+// field present on one side only is a mismatch. The first divergent step is reported with both sides.
+//
+// One step is one iteration of upstream's event_loop_normal (the overlap loop is not recorded): the port's
+// next_batch() (get_next_batch_to_run, then process_batch_result with the trace's tokens). An iteration that
+// finds no batch repeats without new input until one does or the state stays as it was; the runner and
+// next_batch() both run those idle iterations within the step.
+//
+//   sglang-oracle-replay (TRACE.json | DIR)...   exit 0 when every trace replays with zero divergences, 1 on a
+//   divergence, 2 on a usage error; a DIR stands for its *.trace.json files, in name order (at least one).
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "srt/managers/scheduler.h"
+
+namespace blis::sglang::oracle {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::int64_t kEosTokenId = 2;  // engines/sglang/oracle/runner.py EOS_TOKEN_ID
+
+const char* mode_name(ForwardMode m) {
+  switch (m) {
+    case ForwardMode::kExtend: return "EXTEND";
+    case ForwardMode::kDecode: return "DECODE";
+    case ForwardMode::kMixed: return "MIXED";
+    case ForwardMode::kIdle: return "IDLE";
+  }
+  return "?";
+}
+
+json rids(const std::vector<Req*>& reqs) {
+  json out = json::array();
+  for (const Req* r : reqs) out.push_back(r->rid);
+  return out;
+}
+
+// The runner's scenario configuration as the port's SchedulerConfig (one rank, the normal loop).
+SchedulerConfig config_of(const json& cfg) {
+  SchedulerConfig c;
+  c.page_size = cfg.at("page_size");
+  c.max_total_num_tokens = cfg.at("max_total_num_tokens");
+  c.max_running_requests = cfg.at("max_running_requests");
+  c.context_len = cfg.at("context_len");
+  const std::int64_t chunked = cfg.at("chunked_prefill_size");
+  if (chunked > 0) c.chunked_prefill_size = chunked;
+  c.max_prefill_tokens = cfg.at("max_prefill_tokens");
+  c.disable_overlap_schedule = true;
+  c.enable_mixed_chunk = cfg.value("enable_mixed_chunk", false);
+  c.schedule_policy = cfg.at("schedule_policy").get<std::string>();
+  c.disable_radix_cache = cfg.value("disable_radix_cache", false);
+  c.enable_priority_scheduling = cfg.value("enable_priority_scheduling", false);
+  c.priority_scheduling_preemption_threshold = cfg.value("priority_scheduling_preemption_threshold", 10);
+  return c;
+}
+
+std::unique_ptr<Req> make_req(const json& r) {
+  SamplingParams sp;
+  sp.max_new_tokens = r.at("max_new_tokens");
+  sp.ignore_eos = r.value("ignore_eos", false);
+  std::optional<std::int64_t> priority;
+  if (r.contains("priority") && !r.at("priority").is_null()) priority = r.at("priority").get<std::int64_t>();
+  auto req = std::make_unique<Req>(r.at("id").get<std::string>(), r.at("prompt").get<TokenIds>(), sp, priority);
+  req->eos_token_ids = {kEosTokenId};
+  return req;
+}
+
+json batch_record(const LaunchedBatch& b) {
+  json r = json::object();
+  r["forward_mode"] = mode_name(b.forward_mode);
+  r["rids"] = rids(b.reqs);
+  const bool extend = is_extend(b.forward_mode);
+  r["prefix_lens"] = extend ? json(b.prefix_lens) : json::array();
+  r["extend_lens"] = extend ? json(b.extend_lens) : json::array();
+  r["chunked_req"] = extend && b.chunked_req != nullptr ? json(b.chunked_req->rid) : json(nullptr);
+  // An extend batch's running decodes (what process_batch_result_prefill reads). A decode batch keeps a stale list
+  // from the mixed batch it was merged from, upstream and here; nothing reads it (and here it may name requests
+  // already released), so it is recorded empty.
+  r["decoding_reqs"] = extend ? rids(b.decoding_reqs) : json::array();
+  return r;
+}
+
+json state_record(Scheduler& s) {
+  json r = json::object();
+  json waiting = json::array();
+  for (const Req* q : s.waiting_queue()) waiting.push_back(q->rid);
+  r["waiting"] = waiting;
+  r["running"] = rids(s.running_batch().reqs);
+  r["new_token_ratio"] = s.new_token_ratio();
+  r["available_size"] = s.allocator().available_size();
+  r["evictable_size"] = s.tree_cache().evictable_size();
+  r["protected_size"] = s.tree_cache().protected_size();
+  return r;
+}
+
+// The first key (depth first, in the trace's order) where two records differ, for the report.
+std::string first_difference(const json& want, const json& got, const std::string& path) {
+  if (want.is_object() && got.is_object()) {
+    for (auto it = want.begin(); it != want.end(); ++it) {
+      if (!got.contains(it.key())) return path + "." + it.key() + " (only in the trace)";
+      if (it.value() != got[it.key()]) return first_difference(it.value(), got[it.key()], path + "." + it.key());
+    }
+    for (auto it = got.begin(); it != got.end(); ++it) {
+      if (!want.contains(it.key())) return path + "." + it.key() + " (only in the port)";
+    }
+  }
+  return path;
+}
+
+struct Divergence {
+  std::int64_t step = 0;
+  std::string where;
+  json want;
+  json got;
+};
+
+std::optional<Divergence> replay(const json& trace) {
+  if (trace.at("engine") != "sglang") throw std::runtime_error("not an sglang trace");
+  const json& scenario = trace.at("scenario");
+  Scheduler s(config_of(scenario.at("config")));
+  std::map<std::string, json> specs;
+  for (const auto& r : scenario.at("requests")) specs[r.at("id").get<std::string>()] = r;
+
+  for (const json& step : trace.at("steps")) {
+    const std::int64_t k = step.at("step");
+    try {
+    json got = json::object();
+    got["step"] = k;
+    got["arrivals"] = json::array();
+    got["aborts"] = json::array();
+    for (const auto& id : step.at("arrivals")) {
+      s.handle_generate_request(make_req(specs.at(id.get<std::string>())));
+      got["arrivals"].push_back(id);
+    }
+    for (const auto& id : step.at("aborts")) {
+      s.abort_request(id.get<std::string>());
+      got["aborts"].push_back(id);
+    }
+    const LaunchedBatch* batch = s.next_batch();
+    got["batch"] = batch == nullptr ? json(nullptr) : batch_record(*batch);
+    if (got["batch"] != step.at("batch")) {
+      return Divergence{k, first_difference(step.at("batch"), got["batch"], "batch"), step.at("batch"), got["batch"]};
+    }
+    // The model's output is an input: the trace's sampled tokens, in the batch's order.
+    got["sampled"] = step.at("sampled");
+    json emitted = json::array();
+    json finished = json::array();
+    if (batch != nullptr) {
+      std::vector<std::int64_t> tokens;
+      for (const auto& row : step.at("sampled")) tokens.push_back(row.at(1).get<std::int64_t>());
+      const BatchResultRecord rec = s.process_batch_result(tokens);
+      for (const auto& [rid, n] : rec.emitted) emitted.push_back({rid, n});
+      for (const auto& [rid, why] : rec.finished) finished.push_back({rid, why});
+    }
+    got["processed"] = {{"emitted", emitted}, {"finished", finished}};
+    got["retracted"] = s.take_retracted();
+    json ended = json::array();
+    for (const auto& [rid, type] : s.take_ended_outside_batches()) ended.push_back({rid, type});
+    got["ended_outside"] = ended;
+    got["state"] = state_record(s);
+    if (got != step) return Divergence{k, first_difference(step, got, "step"), step, got};
+    } catch (const std::exception& e) {
+      throw std::runtime_error("at step " + std::to_string(k) + ": " + e.what());
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+}  // namespace blis::sglang::oracle
+
+int main(int argc, char** argv) {
+  using blis::sglang::oracle::replay;
+  if (argc < 2) {
+    std::cerr << "usage: sglang-oracle-replay (TRACE.json | DIR)...\n";
+    return 2;
+  }
+  std::vector<std::string> paths;
+  for (int i = 1; i < argc; ++i) {
+    const std::filesystem::path arg(argv[i]);
+    if (std::filesystem::is_directory(arg)) {
+      std::vector<std::string> found;
+      for (const auto& entry : std::filesystem::directory_iterator(arg)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() > 11 && name.substr(name.size() - 11) == ".trace.json") found.push_back(entry.path().string());
+      }
+      if (found.empty()) {
+        std::cerr << arg.string() << ": holds no *.trace.json\n";
+        return 2;
+      }
+      std::sort(found.begin(), found.end());
+      paths.insert(paths.end(), found.begin(), found.end());
+    } else {
+      paths.push_back(arg.string());
+    }
+  }
+  int failed = 0;
+  std::int64_t total_steps = 0;
+  for (const std::string& path : paths) {
+    std::ifstream in(path);
+    if (!in) {
+      std::cerr << path << ": cannot read\n";
+      return 2;
+    }
+    nlohmann::json trace;
+    try {
+      trace = nlohmann::json::parse(in);
+    } catch (const std::exception& e) {
+      std::cerr << path << ": not JSON: " << e.what() << "\n";
+      return 2;
+    }
+    total_steps += static_cast<std::int64_t>(trace.at("steps").size());
+    try {
+      if (auto d = replay(trace)) {
+        ++failed;
+        std::cout << path << ": DIVERGES at step " << d->step << " (" << d->where << ")\n  upstream: " << d->want.dump()
+                  << "\n  port:     " << d->got.dump() << "\n";
+      }
+    } catch (const std::exception& e) {
+      ++failed;
+      std::cout << path << ": FAILS: " << e.what() << "\n";
+    }
+  }
+  std::cout << paths.size() << " traces, " << total_steps << " steps, " << failed << " diverging\n";
+  return failed == 0 ? 0 : 1;
+}
