@@ -568,6 +568,7 @@ def main(argv=None) -> int:
     ap.add_argument("--designed", action="store_true", help="record scenarios.designed()")
     ap.add_argument("--random", type=int, default=0, help="record N seeded random scenarios")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--coverage", help="write which functions of the real modules the scenarios ran (FID-4)")
     ap.add_argument("scenarios", nargs="*")
     args = ap.parse_args(argv)
     sys.path.insert(0, HERE)
@@ -590,6 +591,10 @@ def main(argv=None) -> int:
             return 2
     oracle = Oracle(args.checkout)
     os.makedirs(args.out_dir, exist_ok=True)
+    ran = None
+    if args.coverage:
+        from checks.harness.oracle import coverage
+        ran = coverage.start(args.checkout, oracle.manifest)
     skipped = 0
     for scenario, is_random in todo:
         out = os.path.join(args.out_dir, scenario["name"] + ".trace.json")
@@ -618,6 +623,8 @@ def main(argv=None) -> int:
         print(f"{out}: {len(result['steps'])} steps")
     if skipped:
         print(f"{skipped} random scenarios skipped (never finish)", file=sys.stderr)
+    if args.coverage:
+        coverage.write(args.coverage, args.checkout, oracle.manifest, ran)
     return 0
 
 

@@ -369,19 +369,10 @@ def main(argv=None) -> int:
             return 2
     oracle = Oracle(args.checkout)
     os.makedirs(args.out_dir, exist_ok=True)
-    ran = set()  # (code file, qualname) of every upstream function called
+    ran = None
     if args.coverage:
-        real_files = {os.path.join(os.path.abspath(args.checkout), e["path"]): e["path"]
-                      for e in oracle.manifest["real"]}
-
-        def tracer(frame, event, arg):
-            if event == "call":
-                path = real_files.get(frame.f_code.co_filename)
-                if path is not None:
-                    ran.add((path, frame.f_code.co_qualname))
-            return None
-
-        sys.settrace(tracer)
+        from checks.harness.oracle import coverage
+        ran = coverage.start(args.checkout, oracle.manifest)
     skipped = 0
     for scenario, is_random in todo:
         out = os.path.join(args.out_dir, scenario["name"] + ".trace.json")
@@ -411,40 +402,8 @@ def main(argv=None) -> int:
     if skipped:
         print(f"{skipped} random scenarios skipped (never finish)", file=sys.stderr)
     if args.coverage:
-        sys.settrace(None)
-        write_coverage(args.coverage, args.checkout, oracle, ran)
+        coverage.write(args.coverage, args.checkout, oracle.manifest, ran)
     return 0
-
-
-def write_coverage(out: str, checkout: str, oracle, ran) -> None:
-    """Every function and method each real module defines (by qualified name), and whether the recorded
-    scenarios called it (FID-4). Scenarios the runner skipped count too: they ran upstream's code as well."""
-    import ast
-
-    modules = {}
-    for e in oracle.manifest["real"]:
-        with open(os.path.join(checkout, e["path"]), encoding="utf-8") as f:
-            tree = ast.parse(f.read())
-        defined = []
-
-        def walk(body, prefix):
-            for node in body:
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    defined.append(prefix + node.name)
-                    walk(node.body, prefix + node.name + ".<locals>.")
-                elif isinstance(node, ast.ClassDef):
-                    walk(node.body, prefix + node.name + ".")
-
-        walk(tree.body, "")
-        modules[e["path"]] = {q: (e["path"], q) in ran for q in sorted(set(defined))}
-    doc = {"upstream_commit": oracle.manifest["commit"], "manifest_version": oracle.manifest["version"],
-           "note": "recorded by runner.py --coverage over every scenario it ran", "modules": modules}
-    with open(out, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1, sort_keys=True)
-        f.write("\n")
-    n = sum(len(v) for v in modules.values())
-    hit = sum(sum(v.values()) for v in modules.values())
-    print(f"{out}: {hit} of {n} upstream functions ran")
 
 
 if __name__ == "__main__":
