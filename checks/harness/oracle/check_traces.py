@@ -5,10 +5,10 @@
       FID-2: every trace records the pinned upstream commit, a manifest version the manifest's history
       holds, the harness environment's hash, its scenario's sha256 (which must match the scenario it
       holds) and its seed; a random scenario must be what the seeded generator makes for its name.
-  check_traces.py coverage TRACES_DIR
+  check_traces.py coverage --fields FIELDS.py TRACES_DIR
       FID-10: every compared field takes at least two values across the trace set, except the fields
-      TRACES_DIR/coverage.yaml declares constant, each with the reason. The compared fields are the traces'
-      engine's (their "engine" key: vLLM's step record or SGLang's).
+      TRACES_DIR/coverage.yaml declares constant, each with the reason. FIELDS.py (the engine's
+      engines/<engine>/oracle/trace_fields.py) defines FIELDS: name -> function(step) -> values.
 
 Exit 0 when the check holds, 1 with each finding printed, 2 when it cannot run.
 """
@@ -16,6 +16,7 @@ Exit 0 when the check holds, 1 with each finding printed, 2 when it cannot run.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import glob
 import hashlib
 import json
@@ -93,116 +94,16 @@ def provenance(args) -> int:
     return 1 if findings else 0
 
 
-# FID-10: the compared fields, each as a function from one step record to the values it takes there.
-def _rows(step, *path):
-    x = step
-    for p in path:
-        x = x.get(p) if isinstance(x, dict) else None
-        if x is None:
-            return []
-    return x
-
-
-def _sched(s):
-    return s.get("schedule") or {}
-
-
-def _outputs(s):
-    return (s.get("update") or {}).get("outputs", [])
-
-
-def _stat(i):
-    return lambda s: [] if (s.get("update") or {}).get("stats") is None else [s["update"]["stats"][i]]
-
-
-FIELDS = {
-    "arrivals.count": lambda s: [len(s["arrivals"])],
-    "aborts.count": lambda s: [len(s["aborts"])],
-    "schedule.present": lambda s: ["schedule" in s],
-    "schedule.num_scheduled_tokens.count": lambda s: [len(_sched(s)["num_scheduled_tokens"])] if _sched(s) else [],
-    "schedule.num_scheduled_tokens.tokens": lambda s: [n for _, n in _sched(s).get("num_scheduled_tokens", [])],
-    "schedule.total_num_scheduled_tokens": lambda s: [_sched(s)["total_num_scheduled_tokens"]] if _sched(s) else [],
-    "schedule.new_reqs.count": lambda s: [len(_sched(s)["new_reqs"])] if _sched(s) else [],
-    "schedule.new_reqs.num_computed_tokens": lambda s: [r[1] for r in _sched(s).get("new_reqs", [])],
-    "schedule.new_reqs.blocks": lambda s: [len(g) for r in _sched(s).get("new_reqs", []) for g in r[2]],
-    "schedule.cached_reqs.count": lambda s: [len(_sched(s)["cached_reqs"])] if _sched(s) else [],
-    "schedule.cached_reqs.resumed": lambda s: [r[1] for r in _sched(s).get("cached_reqs", [])],
-    "schedule.cached_reqs.num_computed_tokens": lambda s: [r[2] for r in _sched(s).get("cached_reqs", [])],
-    "schedule.cached_reqs.new_block_ids": lambda s: [None if r[3] is None else len(r[3][0])
-                                                    for r in _sched(s).get("cached_reqs", [])],
-    "schedule.num_common_prefix_blocks": lambda s: list(_sched(s).get("num_common_prefix_blocks", [])),
-    "schedule.finished_req_ids.count": lambda s: [len(_sched(s)["finished_req_ids"])] if _sched(s) else [],
-    "schedule.preempted_req_ids.count": lambda s: [len(_sched(s)["preempted_req_ids"])] if _sched(s) else [],
-    "sampled.tokens": lambda s: [len(t) for _, t in s.get("sampled", [])],
-    "update.present": lambda s: ["update" in s],
-    "update.of_lag": lambda s: [s["step"] - s["update"]["of"]] if "update" in s else [],
-    "outputs.count": lambda s: [len(_outputs(s))] if "update" in s else [],
-    "outputs.new_token_ids": lambda s: [len(o[1]) for o in _outputs(s)],
-    "outputs.finish_reason": lambda s: [o[2] for o in _outputs(s)],
-    "outputs.stop_reason": lambda s: [o[3] for o in _outputs(s)],
-    "stats.num_running_reqs": _stat(0),
-    "stats.num_waiting_reqs": _stat(1),
-    "stats.num_skipped_waiting_reqs": _stat(2),
-    "stats.kv_cache_usage": _stat(3),
-    "stats.prefix_cache_queries": _stat(4),
-    "stats.prefix_cache_hits": _stat(5),
-    "state.running.count": lambda s: [len(s["state"]["running"])],
-    "state.waiting.count": lambda s: [len(s["state"]["waiting"])],
-    "state.num_free_blocks": lambda s: [s["state"]["num_free_blocks"]],
-    "state.has_requests": lambda s: [s["state"]["has_requests"]],
-    "state.request_counts": lambda s: [s["state"]["request_counts"]],
-    "state.kv_cache_usage": lambda s: [s["state"]["kv_cache_usage"]],
-    "reset.result": lambda s: [s["reset"]] if "reset" in s else [],
-    "kv_events.count": lambda s: [len(s["kv_events"])] if "kv_events" in s else [],
-    "kv_events.type": lambda s: [e[0] for e in s.get("kv_events", [])],
-}
-
-
-def _batch(s):
-    return s.get("batch") or {}
-
-
-# The SGLang oracle's step record (engines/sglang/oracle/runner.py): the batch the scheduler chose, what the sampled
-# tokens did, retractions, requests ended outside a batch, and the scheduler's state after the step.
-SGLANG_FIELDS = {
-    "arrivals.count": lambda s: [len(s["arrivals"])],
-    "aborts.count": lambda s: [len(s["aborts"])],
-    "batch.present": lambda s: [s["batch"] is not None],
-    "batch.forward_mode": lambda s: [_batch(s)["forward_mode"]] if _batch(s) else [],
-    "batch.rids.count": lambda s: [len(_batch(s)["rids"])] if _batch(s) else [],
-    "batch.prefix_lens": lambda s: list(_batch(s).get("prefix_lens", [])),
-    "batch.extend_lens": lambda s: list(_batch(s).get("extend_lens", [])),
-    "batch.chunked_req.present": lambda s: [_batch(s)["chunked_req"] is not None] if _batch(s) else [],
-    "batch.decoding_reqs.count": lambda s: [len(_batch(s)["decoding_reqs"])] if _batch(s) else [],
-    "sampled.count": lambda s: [len(s["sampled"])],
-    "processed.emitted.count": lambda s: [len(s["processed"]["emitted"])],
-    "processed.emitted.tokens": lambda s: [n for _, n in s["processed"]["emitted"]],
-    "processed.finished.reason": lambda s: [r for _, r in s["processed"]["finished"]],
-    "retracted.count": lambda s: [len(s["retracted"])],
-    "ended_outside.count": lambda s: [len(s["ended_outside"])],
-    "ended_outside.type": lambda s: [t for _, t in s["ended_outside"]],
-    "state.waiting.count": lambda s: [len(s["state"]["waiting"])],
-    "state.running.count": lambda s: [len(s["state"]["running"])],
-    "state.new_token_ratio": lambda s: [s["state"]["new_token_ratio"]],
-    "state.available_size": lambda s: [s["state"]["available_size"]],
-    "state.evictable_size": lambda s: [s["state"]["evictable_size"]],
-    "state.protected_size": lambda s: [s["state"]["protected_size"]],
-}
-
-# The field table of each engine's step record, chosen by the traces' "engine" key (vLLM's when absent).
-FIELDS_BY_ENGINE = {"vllm": FIELDS, "sglang": SGLANG_FIELDS}
-
-
 def coverage(args) -> int:
     path = os.path.join(args.traces, "coverage.yaml")
     with open(path, encoding="utf-8") as f:
         declared = (yaml.safe_load(f) or {}).get("constant", {}) or {}
     traces = load_traces(args.traces)
-    engines = sorted({t.get("engine", "vllm") for _, t in traces})
-    if len(engines) != 1 or engines[0] not in FIELDS_BY_ENGINE:
-        print(f"{args.traces}: traces of engines {engines}: one engine of {sorted(FIELDS_BY_ENGINE)} per directory")
-        return 2
-    FIELDS = FIELDS_BY_ENGINE[engines[0]]  # noqa: N806 (the engine's table, shadowing vLLM's)
+    spec = importlib.util.spec_from_file_location("oracle_trace_fields_under_check", args.fields)
+    fields_mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = fields_mod
+    spec.loader.exec_module(fields_mod)
+    FIELDS = fields_mod.FIELDS  # noqa: N806 (the engine's table)
     values = {name: set() for name in FIELDS}
     findings = []
     for name, t in traces:
@@ -240,6 +141,7 @@ def main() -> int:
     p.add_argument("--upstream", required=True)
     p.add_argument("traces")
     c = sub.add_parser("coverage")
+    c.add_argument("--fields", required=True, help="the engine's trace_fields.py (FIELDS: name -> function)")
     c.add_argument("traces")
     args = ap.parse_args()
     return provenance(args) if args.cmd == "provenance" else coverage(args)
