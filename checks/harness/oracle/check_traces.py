@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import glob
-import hashlib
 import json
 import os
 import sys
@@ -40,11 +39,9 @@ def load_traces(directory: str) -> list[tuple[str, dict]]:
     return out
 
 
-def scenario_hash(scenario: dict) -> str:
-    return hashlib.sha256(json.dumps(scenario, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
 def provenance(args) -> int:
+    from checks.harness.oracle.record import scenario_hash
+
     from checks.harness.oracle import manifest_history
 
     with open(args.upstream, encoding="utf-8") as f:

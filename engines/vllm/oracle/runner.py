@@ -22,8 +22,6 @@ What stands in for the environment (all listed in manifest.yaml's `harness` sect
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
 import os
 import sys
@@ -31,12 +29,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, ROOT)
+from checks.harness.oracle import record  # noqa: E402
+from checks.harness.oracle.record import Unfinished  # noqa: E402
 TRACE_FORMAT = 2
 EOS_TOKEN_ID = 50256  # tests/v1/core/utils.py@6e448d0e EOS_TOKEN_ID
 
-
-class Unfinished(RuntimeError):
-    pass
 
 
 class _Clock:
@@ -53,16 +51,6 @@ def _install_clock():
     time.time_ns = lambda: int(CLOCK.now * 1e9)
     time.monotonic_ns = lambda: int(CLOCK.now * 1e9)
 
-
-def _reexec_with_hash_seed():
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        env = dict(os.environ)
-        env["PYTHONHASHSEED"] = "0"
-        os.execve(sys.executable, [sys.executable] + sys.argv, env)
-
-
-def scenario_hash(scenario: dict) -> str:
-    return hashlib.sha256(json.dumps(scenario, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 class Oracle:
@@ -337,73 +325,8 @@ class Oracle:
 
 
 def main(argv=None) -> int:
-    _reexec_with_hash_seed()
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--checkout", required=True, help="an export of vLLM at the pinned commit")
-    ap.add_argument("--out-dir", required=True)
-    ap.add_argument("--update", action="store_true", help="overwrite existing traces (FID-3)")
-    ap.add_argument("--designed", action="store_true", help="record scenarios.designed()")
-    ap.add_argument("--random", type=int, default=0, help="record N seeded random scenarios")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--coverage", help="write which functions of the real modules the scenarios ran (FID-4)")
-    ap.add_argument("scenarios", nargs="*")
-    args = ap.parse_args(argv)
-    sys.path.insert(0, HERE)
-    import scenarios as scenario_lib
-
-    todo = []
-    for path in args.scenarios:
-        with open(path, encoding="utf-8") as f:
-            todo.append((json.load(f), False))
-    if args.designed:
-        todo += [(s, False) for s in scenario_lib.designed()]
-    if args.random:
-        todo += [(s, True) for s in scenario_lib.random_scenarios(args.seed, args.random)]
-    if not todo:
-        ap.error("no scenario given")
-    for scenario, _ in todo:
-        out = os.path.join(args.out_dir, scenario["name"] + ".trace.json")
-        if os.path.exists(out) and not args.update:
-            print(f"{out}: exists; refusing to overwrite a recorded trace without --update (FID-3)",
-                  file=sys.stderr)
-            return 2
-    oracle = Oracle(args.checkout)
-    os.makedirs(args.out_dir, exist_ok=True)
-    ran = None
-    if args.coverage:
-        from checks.harness.oracle import coverage
-        ran = coverage.start(args.checkout, oracle.manifest)
-    skipped = 0
-    for scenario, is_random in todo:
-        out = os.path.join(args.out_dir, scenario["name"] + ".trace.json")
-        try:
-            result = oracle.run(scenario)
-        except Unfinished as e:
-            if not is_random:
-                raise
-            skipped += 1  # a request that can never fit the pool: upstream waits forever; not recorded
-            print(f"{scenario['name']}: skipped ({e})", file=sys.stderr)
-            continue
-        trace = {
-            "format": TRACE_FORMAT,
-            "engine": "vllm",
-            "upstream_commit": oracle.manifest["commit"],
-            "manifest_version": oracle.manifest["version"],
-            "environment": oracle.environment,
-            "scenario_sha256": scenario_hash(scenario),
-            "seed": scenario.get("seed", 0),
-            "scenario": scenario,
-            "steps": result["steps"],
-        }
-        with open(out, "w", encoding="utf-8") as f:
-            json.dump(trace, f, separators=(",", ":"), sort_keys=True)
-            f.write("\n")
-        print(f"{out}: {len(result['steps'])} steps")
-    if skipped:
-        print(f"{skipped} random scenarios skipped (never finish)", file=sys.stderr)
-    if args.coverage:
-        coverage.write(args.coverage, args.checkout, oracle.manifest, ran)
-    return 0
+    return record.main(make_oracle=Oracle, engine="vllm", here=HERE, doc=__doc__, trace_format=TRACE_FORMAT,
+                       checkout_help="an export of vLLM at the pinned commit", argv=argv)
 
 
 if __name__ == "__main__":
