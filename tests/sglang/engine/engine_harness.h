@@ -3,6 +3,7 @@
 // (tests/sim/embedded_environment.h).
 #pragma once
 
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <map>
@@ -30,11 +31,13 @@ inline std::unique_ptr<EngineCore> build_core(const engine::Spec& spec) {
   return std::unique_ptr<EngineCore>(static_cast<EngineCore*>(built.release()));
 }
 
-// An EngineCore for Llama-3.1-8B on one H100 with the given server arguments (model-path and a 4096-token
-// context-length are added first).
+// An EngineCore for Llama-3.1-8B on one H100 with the given server arguments, and a 4096-token context-length
+// unless they state one (model-path is added first).
 inline std::unique_ptr<EngineCore> make_engine(std::vector<std::pair<std::string, std::string>> args = {},
                                                std::map<std::string, std::string> env_vars = {}) {
-  args.insert(args.begin(), {"context-length", "4096"});
+  const bool context_given =
+      std::any_of(args.begin(), args.end(), [](const auto& a) { return a.first == "context-length"; });
+  if (!context_given) args.insert(args.begin(), {"context-length", "4096"});
   args.insert(args.begin(), {"model-path", "meta-llama/Meta-Llama-3.1-8B"});
   return build_core(test_support::engine_spec("sglang", "0.5.18", args, env_vars));
 }

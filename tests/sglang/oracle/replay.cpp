@@ -18,7 +18,6 @@
 //   divergence, 2 on a usage error; a DIR stands for its *.trace.json files, in name order (at least one).
 #include <algorithm>
 #include <cstdint>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -31,6 +30,8 @@
 #include <nlohmann/json.hpp>
 
 #include "srt/managers/scheduler.h"
+#include "tests/oracle/replay_support.h"
+#include "trace_records.h"
 
 namespace blis::sglang::oracle {
 namespace {
@@ -38,22 +39,6 @@ namespace {
 using json = nlohmann::json;
 
 constexpr std::int64_t kEosTokenId = 2;  // engines/sglang/oracle/runner.py EOS_TOKEN_ID
-
-const char* mode_name(ForwardMode m) {
-  switch (m) {
-    case ForwardMode::kExtend: return "EXTEND";
-    case ForwardMode::kDecode: return "DECODE";
-    case ForwardMode::kMixed: return "MIXED";
-    case ForwardMode::kIdle: return "IDLE";
-  }
-  return "?";
-}
-
-json rids(const std::vector<Req*>& reqs) {
-  json out = json::array();
-  for (const Req* r : reqs) out.push_back(r->rid);
-  return out;
-}
 
 // The runner's scenario configuration as the port's SchedulerConfig (one rank, the normal loop).
 SchedulerConfig config_of(const json& cfg) {
@@ -85,47 +70,7 @@ std::unique_ptr<Req> make_req(const json& r) {
   return req;
 }
 
-json batch_record(const LaunchedBatch& b) {
-  json r = json::object();
-  r["forward_mode"] = mode_name(b.forward_mode);
-  r["rids"] = rids(b.reqs);
-  const bool extend = is_extend(b.forward_mode);
-  r["prefix_lens"] = extend ? json(b.prefix_lens) : json::array();
-  r["extend_lens"] = extend ? json(b.extend_lens) : json::array();
-  r["chunked_req"] = extend && b.chunked_req != nullptr ? json(b.chunked_req->rid) : json(nullptr);
-  // An extend batch's running decodes (what process_batch_result_prefill reads). A decode batch keeps a stale list
-  // from the mixed batch it was merged from, upstream and here; nothing reads it (and here it may name requests
-  // already released), so it is recorded empty.
-  r["decoding_reqs"] = extend ? rids(b.decoding_reqs) : json::array();
-  return r;
-}
-
-json state_record(Scheduler& s) {
-  json r = json::object();
-  json waiting = json::array();
-  for (const Req* q : s.waiting_queue()) waiting.push_back(q->rid);
-  r["waiting"] = waiting;
-  r["running"] = rids(s.running_batch().reqs);
-  r["new_token_ratio"] = s.new_token_ratio();
-  r["available_size"] = s.allocator().available_size();
-  r["evictable_size"] = s.tree_cache().evictable_size();
-  r["protected_size"] = s.tree_cache().protected_size();
-  return r;
-}
-
-// The first key (depth first, in the trace's order) where two records differ, for the report.
-std::string first_difference(const json& want, const json& got, const std::string& path) {
-  if (want.is_object() && got.is_object()) {
-    for (auto it = want.begin(); it != want.end(); ++it) {
-      if (!got.contains(it.key())) return path + "." + it.key() + " (only in the trace)";
-      if (it.value() != got[it.key()]) return first_difference(it.value(), got[it.key()], path + "." + it.key());
-    }
-    for (auto it = got.begin(); it != got.end(); ++it) {
-      if (!want.contains(it.key())) return path + "." + it.key() + " (only in the port)";
-    }
-  }
-  return path;
-}
+using oracle_support::first_difference;
 
 struct Divergence {
   std::int64_t step = 0;
@@ -195,25 +140,9 @@ int main(int argc, char** argv) {
     std::cerr << "usage: sglang-oracle-replay (TRACE.json | DIR)...\n";
     return 2;
   }
-  std::vector<std::string> paths;
-  for (int i = 1; i < argc; ++i) {
-    const std::filesystem::path arg(argv[i]);
-    if (std::filesystem::is_directory(arg)) {
-      std::vector<std::string> found;
-      for (const auto& entry : std::filesystem::directory_iterator(arg)) {
-        const std::string name = entry.path().filename().string();
-        if (name.size() > 11 && name.substr(name.size() - 11) == ".trace.json") found.push_back(entry.path().string());
-      }
-      if (found.empty()) {
-        std::cerr << arg.string() << ": holds no *.trace.json\n";
-        return 2;
-      }
-      std::sort(found.begin(), found.end());
-      paths.insert(paths.end(), found.begin(), found.end());
-    } else {
-      paths.push_back(arg.string());
-    }
-  }
+  const auto found = blis::oracle_support::trace_paths(std::vector<std::string>(argv + 1, argv + argc), std::cerr);
+  if (!found) return 2;
+  const std::vector<std::string>& paths = *found;
   int failed = 0;
   std::int64_t total_steps = 0;
   for (const std::string& path : paths) {

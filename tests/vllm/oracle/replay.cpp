@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <deque>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -29,51 +28,15 @@
 #include <nlohmann/json.hpp>
 
 #include "harness.h"
+#include "tests/oracle/replay_support.h"
+#include "trace_records.h"
 
 namespace blis::vllm::testing {
 namespace {
 
+using oracle_support::first_difference;
+
 using json = nlohmann::json;
-
-json hash_json(const ExternalBlockHash& h) {
-  if (const auto* v = std::get_if<std::uint64_t>(&h)) return *v;
-  // bytes: hex, as the runner writes them.
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : std::get<std::string>(h)) {
-    out.push_back(digits[c >> 4]);
-    out.push_back(digits[c & 15]);
-  }
-  return out;
-}
-
-json blocks_json(const std::vector<std::vector<std::int64_t>>& groups) {
-  json out = json::array();
-  for (const auto& g : groups) out.push_back(g);
-  return out;
-}
-
-json schedule_record(const SchedulerOutput& out) {
-  json r = json::object();
-  json scheduled = json::array();
-  for (const auto& [id, n] : out.num_scheduled_tokens) scheduled.push_back({id, n});
-  r["num_scheduled_tokens"] = scheduled;
-  r["total_num_scheduled_tokens"] = out.total_num_scheduled_tokens;
-  json news = json::array();
-  for (const auto& n : out.scheduled_new_reqs) news.push_back({n.req_id, n.num_computed_tokens, blocks_json(n.block_ids)});
-  r["new_reqs"] = news;
-  json cached = json::array();
-  const auto& c = out.scheduled_cached_reqs;
-  for (std::size_t i = 0; i < c.req_ids.size(); ++i) {
-    json blocks = c.new_block_ids[i] ? blocks_json(*c.new_block_ids[i]) : json(nullptr);
-    cached.push_back({c.req_ids[i], c.resumed_req_ids.count(c.req_ids[i]) > 0, c.num_computed_tokens[i], blocks});
-  }
-  r["cached_reqs"] = cached;
-  r["num_common_prefix_blocks"] = out.num_common_prefix_blocks;
-  r["finished_req_ids"] = std::vector<std::string>(out.finished_req_ids.begin(), out.finished_req_ids.end());
-  r["preempted_req_ids"] = std::vector<std::string>(out.preempted_req_ids.begin(), out.preempted_req_ids.end());
-  return r;
-}
 
 json outputs_record(const std::vector<EngineCoreOutput>& outputs) {
   json rows = json::array();
@@ -122,20 +85,6 @@ json events_record(Scheduler& sched) {
     }
   }
   return events;
-}
-
-// The first key (depth first, in the trace's order) where two records differ, for the report.
-std::string first_difference(const json& want, const json& got, const std::string& path) {
-  if (want.is_object() && got.is_object()) {
-    for (auto it = want.begin(); it != want.end(); ++it) {
-      if (!got.contains(it.key())) return path + "." + it.key() + " (only in the trace)";
-      if (it.value() != got[it.key()]) return first_difference(it.value(), got[it.key()], path + "." + it.key());
-    }
-    for (auto it = got.begin(); it != got.end(); ++it) {
-      if (!want.contains(it.key())) return path + "." + it.key() + " (only in the port)";
-    }
-  }
-  return path;
 }
 
 struct Divergence {
@@ -251,25 +200,9 @@ int main(int argc, char** argv) {
   // No argument: the committed traces of the source tree it was built from (the mutation sweep runs it so).
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) args.push_back(BLIS_VLLM_ORACLE_TRACES);
-  std::vector<std::string> paths;
-  for (const std::string& a : args) {
-    const std::filesystem::path arg(a);
-    if (std::filesystem::is_directory(arg)) {
-      std::vector<std::string> found;
-      for (const auto& entry : std::filesystem::directory_iterator(arg)) {
-        const std::string name = entry.path().filename().string();
-        if (name.size() > 11 && name.substr(name.size() - 11) == ".trace.json") found.push_back(entry.path().string());
-      }
-      if (found.empty()) {
-        std::cerr << arg.string() << ": holds no *.trace.json\n";
-        return 2;
-      }
-      std::sort(found.begin(), found.end());
-      paths.insert(paths.end(), found.begin(), found.end());
-    } else {
-      paths.push_back(arg.string());
-    }
-  }
+  const auto found = blis::oracle_support::trace_paths(args, std::cerr);
+  if (!found) return 2;
+  const std::vector<std::string>& paths = *found;
   int failed = 0;
   std::int64_t total_steps = 0;
   for (const std::string& path : paths) {

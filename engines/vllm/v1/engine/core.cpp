@@ -142,8 +142,9 @@ std::optional<engine::ScheduledStep> EngineCore::schedule() {
   if (static_cast<std::int64_t>(batch_queue_.size()) >= in_flight_depth()) {
     throw engine::ContractError("vllm engine: schedule() with the batch queue full");
   }
-  // core.py@6e448d0e step_with_batch_queue: schedule when the scheduler has requests.
-  if (!scheduler_->has_unfinished_requests()) return std::nullopt;
+  // core.py@6e448d0e step_with_batch_queue: schedule when the scheduler has requests -- finished ones
+  // included: the step of no tokens that follows a request's end reports it in finished_req_ids.
+  if (!scheduler_->has_requests()) return std::nullopt;
   SchedulerOutput out = scheduler_->schedule();
   if (out.total_num_scheduled_tokens == 0) return std::nullopt;
   std::vector<bool> samples;
@@ -200,6 +201,13 @@ engine::plan::StepShape EngineCore::shape_of(const SchedulerOutput& out, const s
   padded.rank = 0;
   shape.padded->push_back(std::move(padded));
   return shape;
+}
+
+const SchedulerOutput* EngineCore::in_flight_output(std::uint64_t step) const {
+  for (const InFlight& f : batch_queue_) {
+    if (f.id == step) return &f.output;
+  }
+  return nullptr;
 }
 
 engine::StepOutcome EngineCore::complete(std::uint64_t step) {

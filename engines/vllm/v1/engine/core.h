@@ -52,6 +52,9 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   const VllmConfig& config() const { return config_; }
   const KVCacheConfig& kv_cache_config() const { return kv_cache_config_; }
   const Scheduler& scheduler() const { return *scheduler_; }
+  // The scheduler output of a step in the batch queue (scheduled, not yet completed), or null: what the
+  // coupled replay (tests/vllm/oracle/coupled_replay.cpp, FID-9) compares with upstream's.
+  const SchedulerOutput* in_flight_output(std::uint64_t step) const;
 
  private:
   struct InFlight {

@@ -1,0 +1,149 @@
+// Original to BLIS: the coupled replays' recorder, comparison and program loop (see coupled_replay.h).
+#include "tests/oracle/coupled_replay.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <utility>
+
+#include "tests/oracle/replay_support.h"
+
+namespace blis::sim::coupled {
+
+using json = nlohmann::json;
+
+std::optional<engine::Refused> Recorder::add_request(const engine::Request& r) {
+  inputs_.push_back("add " + r.id);
+  return inner_.add_request(r);
+}
+
+void Recorder::abort_request(const std::string& id) {
+  inputs_.push_back("abort " + id);
+  inner_.abort_request(id);
+}
+
+std::optional<engine::ScheduledStep> Recorder::schedule() {
+  std::optional<engine::ScheduledStep> step = inner_.schedule();
+  if (step) push(scheduled(*step));
+  return step;
+}
+
+engine::StepOutcome Recorder::complete(std::uint64_t step) {
+  engine::StepOutcome outcome = inner_.complete(step);
+  push(completed(outcome));
+  return outcome;
+}
+
+void Recorder::push(json record) {
+  std::sort(inputs_.begin(), inputs_.end());
+  decisions.push_back(Decision{-1, std::move(inputs_), std::move(record)});
+  inputs_.clear();
+}
+
+std::vector<std::string> read_inputs(const json& step, const std::function<engine::Request(const std::string& id)>& request,
+                                     std::set<std::string>& live, Tick& tick, std::vector<std::string>& inputs) {
+  std::vector<std::string> passed;
+  for (const auto& id : step.at("arrivals")) {
+    tick.arrivals.push_back(request(id.get<std::string>()));
+    inputs.push_back("add " + id.get<std::string>());
+    live.insert(id.get<std::string>());
+  }
+  for (const auto& id : step.at("aborts")) {
+    tick.aborts.push_back(id.get<std::string>());
+    if (live.erase(id.get<std::string>()) > 0) {
+      inputs.push_back("abort " + id.get<std::string>());
+      passed.push_back(id.get<std::string>());
+    }
+  }
+  return passed;
+}
+
+Outcome drive_and_compare(Recorder& recorder, const engine::Environment& base, const engine::plan::PoolPlan& plan,
+                          const std::vector<Tick>& ticks, const std::vector<Decision>& want, const Align& align) {
+  const Timing timing = time_inputs(ticks, recorder.in_flight_depth(), kTick);
+  if (timing.inexpressible) return {Outcome::kNotStated, "input order", *timing.inexpressible};
+  const FixedStepEnvironment env(base, kTick);
+  const RunResult result = run(recorder, env, plan, timing.inputs);
+  if (!result.refused.empty()) {
+    return {Outcome::kNotStated, "admission",
+            "the engine refused request " + result.refused.front().request + " at admission (" +
+                result.refused.front().reason + "); the oracle does not run upstream's input checks"};
+  }
+  const std::vector<Decision>& got = recorder.decisions;
+  for (std::size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+    const std::string at = "decision " + std::to_string(i);
+    if (i >= got.size()) {
+      return {Outcome::kDiverges, "", at + " (tick " + std::to_string(want[i].tick) +
+                                          "): the port made no more decisions\n  upstream: " + want[i].record.dump()};
+    }
+    if (i >= want.size()) {
+      return {Outcome::kDiverges, "", at + ": upstream made no more decisions\n  port:     " + got[i].record.dump()};
+    }
+    const json w = {{"inputs", want[i].inputs}, {"decision", want[i].record}};
+    json g = {{"inputs", got[i].inputs}, {"decision", got[i].record}};
+    if (align) align(w.at("decision"), g.at("decision"));
+    if (w != g) {
+      return {Outcome::kDiverges, "", at + " (tick " + std::to_string(want[i].tick) + ", " +
+                                          oracle_support::first_difference(w, g, "") + ")\n  upstream: " + w.dump() +
+                                          "\n  port:     " + g.dump()};
+    }
+  }
+  return {};
+}
+
+int replay_main(int argc, char** argv, const std::string& default_traces,
+                const std::function<Outcome(const json& trace)>& replay) {
+  std::vector<std::string> args;
+  std::int64_t min_replayed = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--min-replayed") {
+      if (i + 1 >= argc) {
+        std::cerr << "--min-replayed takes a count\n";
+        return 2;
+      }
+      min_replayed = std::stoll(argv[++i]);
+    } else {
+      args.push_back(a);
+    }
+  }
+  if (args.empty()) args.push_back(default_traces);
+  const auto paths = oracle_support::trace_paths(args, std::cerr);
+  if (!paths) return 2;
+  std::int64_t replayed = 0, diverging = 0;
+  std::map<std::string, std::int64_t> not_replayed;
+  for (const std::string& path : *paths) {
+    std::ifstream in(path);
+    if (!in) {
+      std::cerr << path << ": cannot read\n";
+      return 2;
+    }
+    Outcome o;
+    try {
+      o = replay(json::parse(in));
+    } catch (const std::exception& e) {
+      o = {Outcome::kDiverges, "", std::string("FAILS: ") + e.what()};
+    }
+    if (o.kind == Outcome::kNotStated) {
+      std::cout << path << ": not replayed: " << o.why << "\n";
+      ++not_replayed[o.category];
+      continue;
+    }
+    ++replayed;
+    if (o.kind == Outcome::kDiverges) {
+      ++diverging;
+      std::cout << path << ": DIVERGES at " << o.why << "\n";
+    }
+  }
+  std::cout << paths->size() << " traces, " << replayed << " replayed through the simulator's driver, " << diverging
+            << " diverging\n";
+  for (const auto& [why, n] : not_replayed) std::cout << "  not replayed (" << why << "): " << n << "\n";
+  if (replayed < min_replayed) {
+    std::cout << "fewer than " << min_replayed << " traces replayed\n";
+    return 1;
+  }
+  return diverging == 0 ? 0 : 1;
+}
+
+}  // namespace blis::sim::coupled
