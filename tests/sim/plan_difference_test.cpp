@@ -5,9 +5,17 @@
 // a field of the lowered layer (kernel, shape, collective, launches); a layer only one plan has is named as such.
 // A pair that prices differently with identical lowered layers would mean the cost model read something other
 // than the plan (an engine name, an engine default), which X2 forbids.
+//
+//   plan-difference-trace-test [--gtest flags] STEPS.json   the steps to price, as {"steps": [{"requests": N,
+//   "query": Q, "cached": C}, ...]}; an optional "engine_surcharge": {"engine": KIND, "family": F, "seconds": S}
+//   adds S to every F term priced on that engine's plan -- a cost model that reads the engine's name, which the
+//   check must catch (the known-bad input, tests/known_bad/X2/engine-named-price.json).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <memory>
 #include <string>
@@ -23,6 +31,37 @@ namespace blis {
 namespace {
 
 using test_support::environment;
+
+const char* g_steps_path = nullptr;
+
+struct Surcharge {
+  std::string engine, family;
+  double seconds = 0;
+};
+
+// The input: the steps to price and the optional surcharge by engine name.
+struct Input {
+  std::vector<std::vector<std::int64_t>> steps;  // (requests, query, cached)
+  std::optional<Surcharge> surcharge;
+};
+
+Input read_input() {
+  if (g_steps_path == nullptr) throw std::runtime_error("no steps file given");
+  std::ifstream in(g_steps_path);
+  if (!in) throw std::runtime_error(std::string(g_steps_path) + ": cannot read");
+  const nlohmann::json j = nlohmann::json::parse(in);
+  Input input;
+  for (const auto& st : j.at("steps")) {
+    input.steps.push_back({st.at("requests").get<std::int64_t>(), st.at("query").get<std::int64_t>(),
+                           st.at("cached").get<std::int64_t>()});
+  }
+  if (j.contains("engine_surcharge")) {
+    const auto& x = j.at("engine_surcharge");
+    input.surcharge = Surcharge{x.at("engine"), x.at("family"), x.at("seconds")};
+  }
+  if (input.steps.empty()) throw std::runtime_error(std::string(g_steps_path) + ": no steps");
+  return input;
+}
 
 std::unique_ptr<engine::Engine> build(const std::string& kind, const std::string& version,
                                       std::vector<std::pair<std::string, std::string>> args) {
@@ -67,10 +106,13 @@ std::map<Key, std::vector<const schema::PoolPlanLoweredLayer*>> layers_by_key(co
   return out;
 }
 
-// The prices of a step, grouped the same way.
-std::map<Key, std::vector<double>> prices_by_key(const engine::StepEstimate& e) {
+// The prices of a step, grouped the same way; `surcharge` (when given) is added to each term of its family.
+std::map<Key, std::vector<double>> prices_by_key(const engine::StepEstimate& e, const Surcharge* surcharge = nullptr) {
   std::map<Key, std::vector<double>> out;
-  for (const auto& p : e.primitives) out[{p.layer.value_or(-1), p.family}].push_back(p.seconds.value());
+  for (const auto& p : e.primitives) {
+    const double extra = surcharge != nullptr && surcharge->family == p.family ? surcharge->seconds : 0.0;
+    out[{p.layer.value_or(-1), p.family}].push_back(p.seconds.value() + extra);
+  }
   return out;
 }
 
@@ -106,14 +148,18 @@ std::vector<std::string> plan_level_differences(const engine::plan::PoolPlan& a,
 }
 
 TEST(PlanDifferenceTrace, EveryPriceDifferenceBetweenTheTwoEnginesPlansIsANamedPlanDifference) {
+  const Input input = read_input();
   auto v = build("vllm", "0.27.1", {{"model", "meta-llama/Meta-Llama-3.1-8B"}, {"max-model-len", "4096"}});
   auto s = build("sglang", "0.5.18", {{"model-path", "meta-llama/Meta-Llama-3.1-8B"}, {"context-length", "4096"}});
   const auto lv = layers_by_key(v->plan());
   const auto ls = layers_by_key(s->plan());
+  const Surcharge* on_v = input.surcharge && input.surcharge->engine == "vllm" ? &*input.surcharge : nullptr;
+  const Surcharge* on_s = input.surcharge && input.surcharge->engine == "sglang" ? &*input.surcharge : nullptr;
   std::int64_t differing_prices = 0, named = 0, equal_pairs = 0, differing_layers = 0;
-  for (const auto& shape : {step(1, 1, 512), step(32, 1, 1024), step(1, 2048, 0), step(4, 256, 128)}) {
-    const auto pv = prices_by_key(environment().price(v->plan(), shape));
-    const auto ps = prices_by_key(environment().price(s->plan(), shape));
+  for (const auto& st : input.steps) {
+    const engine::plan::StepShape shape = step(st[0], st[1], st[2]);
+    const auto pv = prices_by_key(environment().price(v->plan(), shape), on_v);
+    const auto ps = prices_by_key(environment().price(s->plan(), shape), on_s);
     std::set<Key> keys;
     for (const auto& [k, _] : pv) keys.insert(k);
     for (const auto& [k, _] : ps) keys.insert(k);
@@ -179,3 +225,13 @@ TEST(PlanDifferenceTrace, DifferencesNameTheChangedField) {
 
 }  // namespace
 }  // namespace blis
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: plan-difference-trace-test [--gtest flags] STEPS.json\n");
+    return 2;
+  }
+  blis::g_steps_path = argv[1];
+  return RUN_ALL_TESTS();
+}
