@@ -8,6 +8,7 @@
 
 #include "contracts/doc/kinds.h"
 #include "contracts/doc/parse.h"
+#include "sim/run/scenario_file.h"
 
 namespace blis::cli {
 namespace {
@@ -100,6 +101,18 @@ int validate(std::span<const std::string_view> args) {
         }
         ok = kind->check(node, d) && ok;
         kinds_seen += (kinds_seen.empty() ? "" : "+") + std::string(kind->name);
+      }
+      // A scenario file (a Deployment, then a Scenario) is valid only as `blis run` reads it: the Scenario's
+      // `deployment` names the file's Deployment (sim/run/scenario_file.cpp holds the rule).
+      if (ok && d.ok() && kinds_seen == "deployment+scenario") {
+        try {
+          sim::read_scenario_text(text, std::string(path));
+        } catch (const sim::ScenarioFileError& e) {
+          std::fputs(e.what(), stderr);
+          if (std::string_view(e.what()).back() != '\n') std::fputc('\n', stderr);
+          ++refused;
+          continue;
+        }
       }
     }
     if (ok && d.ok()) {

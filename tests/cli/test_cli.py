@@ -1,5 +1,6 @@
 """`blis invariants` as a user runs it.  usage: test_cli.py BLIS SRC_ROOT"""
 import json
+import os
 import subprocess
 import sys
 import unittest
@@ -173,6 +174,26 @@ class SchemaCommand(unittest.TestCase):
         out = blis("schema", "validate", f.name)
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertIn("valid deployment+scenario", out.stdout)
+
+    def test_a_scenario_naming_another_deployment_is_refused(self):
+        # The refusal pair (SIM-9): the file's Scenario names a Deployment the file does not hold -- refused as
+        # `blis run` refuses it, naming the field and both names; the same file naming its own Deployment is valid.
+        import tempfile
+        with open(f"{ROOT}/schemas/examples/deployment/llama8b.yaml", encoding="utf-8") as f:
+            dep = f.read()
+        with open(f"{ROOT}/schemas/examples/scenario/chat.yaml", encoding="utf-8") as f:
+            scen = f.read()
+        self.assertIn("deployment: llama8b-4x-h100\n", scen)
+        for name, code in (("llama8b-4x-h100", 0), ("llama8b-4x-h200", 1)):
+            with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as f:
+                f.write(dep + "\n---\n" + scen.replace("deployment: llama8b-4x-h100\n", f"deployment: {name}\n"))
+            out = blis("schema", "validate", f.name)
+            os.unlink(f.name)
+            self.assertEqual(out.returncode, code, out.stdout + out.stderr)
+            if code:
+                self.assertIn("deployment: 'llama8b-4x-h200' is not the file's Deployment, which is named "
+                              "'llama8b-4x-h100'", out.stderr)
+                self.assertNotIn("valid", out.stdout)
 
     def test_json_schema_is_printed_for_a_kind(self):
         out = blis("schema", "chip")

@@ -1,6 +1,8 @@
-"""The files under examples/ as a user meets them: every one is a document `blis schema validate` accepts, and
-the README's first command (the main job: a simulation of the main example on the embedded catalog and
-registry) runs and prints its figures, here with two replications instead of the frame's rule.
+"""The files under examples/ as a user meets them: every one is a document `blis schema validate` accepts (a
+scenario file only when its Scenario names its Deployment, as `blis run` requires), the README's first command
+(the main job: a simulation of the main example on the embedded catalog and registry) runs and prints its
+figures, here with two replications instead of the frame's rule, and the SGLang example -- SGLang pools behind
+the llm-d router port -- runs one replication to the end.
 
 usage: test_examples.py BLIS SRC_ROOT
 """
@@ -60,6 +62,22 @@ class Examples(unittest.TestCase):
         self.assertLessEqual(low, value)
         self.assertLessEqual(value, high)
         self.assertIn("2 replication(s)", out.stderr)
+
+    def test_the_sglang_example_runs_behind_the_router(self):
+        scenario = os.path.join("examples", "sglang-llama-3.1-8b-h100.yaml")
+        with open(os.path.join(ROOT, scenario), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("kind: sglang", text)
+        self.assertIn("router:", text)
+        out = subprocess.run([BLIS, "run", "--replications", "1", "--summary", scenario], capture_output=True,
+                             text=True, cwd=ROOT)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        done = re.search(r"(\d+) requests: (\d+) completed, 0 timed out, 0 unfinished", out.stderr)
+        self.assertIsNotNone(done, out.stderr)
+        self.assertGreater(int(done.group(2)), 0)
+        row = [l for l in out.stdout.splitlines() if l.startswith("ttft.mean ")]
+        self.assertEqual(len(row), 1, out.stdout)
+        self.assertGreater(float(row[0].split()[1]), 0.0)
 
 
 if __name__ == "__main__":
