@@ -63,6 +63,20 @@ bool write_file(const std::filesystem::path& p, const std::string& text) {
   return static_cast<bool>(f);
 }
 
+// Every fate of the run's requests, so that the counts add up to those generated (DEV-9): "N requests: C
+// completed, T timed out, U unfinished, D dropped, S never sent".
+std::string fates_text(const decltype(schema::Result::fates)& f) {
+  long long dropped = 0;
+  for (const auto& d : f.dropped) dropped += static_cast<long long>(d.count.value());
+  char line[256];
+  std::snprintf(line, sizeof line, "%lld requests: %lld completed, %lld timed out, %lld unfinished, %lld dropped, %lld never sent",
+                static_cast<long long>(f.generated.value()), static_cast<long long>(f.completed.value()),
+                static_cast<long long>(f.timed_out.value()),
+                static_cast<long long>(f.in_flight_at_horizon.value() + f.queued_at_horizon.value()), dropped,
+                static_cast<long long>(f.not_started.value()));
+  return line;
+}
+
 // The --summary table: the scenario, the fates, and every cluster-level figure with its interval.
 std::string summary_text(const schema::Result& result) {
   std::string out;
@@ -70,12 +84,7 @@ std::string summary_text(const schema::Result& result) {
   std::snprintf(line, sizeof line, "%s (seed %lld)\n", result.scenario.name.c_str(),
                 static_cast<long long>(result.scenario.seed));
   out += line;
-  const auto& f = result.fates;
-  std::snprintf(line, sizeof line, "requests: %lld generated, %lld completed, %lld timed out, %lld unfinished\n",
-                static_cast<long long>(f.generated.value()), static_cast<long long>(f.completed.value()),
-                static_cast<long long>(f.timed_out.value()),
-                static_cast<long long>(f.in_flight_at_horizon.value() + f.queued_at_horizon.value()));
-  out += line;
+  out += fates_text(result.fates) + "\n";
   std::snprintf(line, sizeof line, "%-44s %14s %14s %14s  %s\n", "metric", "value", "low", "high", "unit");
   out += line;
   for (const auto& m : result.metrics) {
@@ -220,12 +229,8 @@ int run_main(std::span<const std::string_view> args, const Runtime& runtime, boo
       std::fprintf(stderr, "blis run: cannot write the trace to %s\n", trace_out->c_str());
       return 1;
     }
-    const auto& f = run.result.fates;
-    std::fprintf(stderr, "blis run: %s: %lld replication(s); %lld requests: %lld completed, %lld timed out, %lld unfinished\n",
-                 file.scenario.name.c_str(), static_cast<long long>(run.replications.size()),
-                 static_cast<long long>(f.generated.value()), static_cast<long long>(f.completed.value()),
-                 static_cast<long long>(f.timed_out.value()),
-                 static_cast<long long>(f.in_flight_at_horizon.value() + f.queued_at_horizon.value()));
+    std::fprintf(stderr, "blis run: %s: %lld replication(s); %s\n", file.scenario.name.c_str(),
+                 static_cast<long long>(run.replications.size()), fates_text(run.result.fates).c_str());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "blis run: %s\n", e.what());

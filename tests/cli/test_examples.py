@@ -72,9 +72,14 @@ class Examples(unittest.TestCase):
         out = subprocess.run([BLIS, "run", "--replications", "1", "--summary", scenario], capture_output=True,
                              text=True, cwd=ROOT)
         self.assertEqual(out.returncode, 0, out.stderr)
-        done = re.search(r"(\d+) requests: (\d+) completed, 0 timed out, 0 unfinished", out.stderr)
-        self.assertIsNotNone(done, out.stderr)
-        self.assertGreater(int(done.group(2)), 0)
+        # Every request's fate is counted, and the counts add up to those generated (DEV-9).
+        fates = re.search(r"(\d+) requests: (\d+) completed, (\d+) timed out, (\d+) unfinished, (\d+) dropped, "
+                          r"(\d+) never sent", out.stderr)
+        self.assertIsNotNone(fates, out.stderr)
+        generated, completed, *rest = (int(x) for x in fates.groups())
+        self.assertGreater(completed, 0)
+        self.assertEqual(generated, completed + sum(rest), out.stderr)
+        self.assertIn(fates.group(0), out.stdout)  # the summary states the same line
         row = [l for l in out.stdout.splitlines() if l.startswith("ttft.mean ")]
         self.assertEqual(len(row), 1, out.stdout)
         self.assertGreater(float(row[0].split()[1]), 0.0)
