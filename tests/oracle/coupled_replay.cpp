@@ -35,10 +35,13 @@ engine::StepOutcome Recorder::complete(std::uint64_t step) {
   return outcome;
 }
 
-void Recorder::push(json record) {
-  std::sort(inputs_.begin(), inputs_.end());
-  decisions.push_back(Decision{-1, std::move(inputs_), std::move(record)});
-  inputs_.clear();
+void Recorder::push(json record) { decisions.push_back(Decision{-1, take_inputs(inputs_), std::move(record)}); }
+
+std::vector<std::string> take_inputs(std::vector<std::string>& inputs) {
+  std::vector<std::string> taken = std::move(inputs);
+  inputs.clear();
+  std::sort(taken.begin(), taken.end());
+  return taken;
 }
 
 std::vector<std::string> read_inputs(const json& step, const std::function<engine::Request(const std::string& id)>& request,

@@ -29,6 +29,10 @@ struct Decision {
   nlohmann::json record;
 };
 
+// The inputs gathered since the last decision, sorted (the order the component delivers one instant's input in
+// is not a decision); leaves `inputs` empty for the next.
+std::vector<std::string> take_inputs(std::vector<std::string>& inputs);
+
 struct Outcome {
   enum Kind { kMatch, kDiverges, kNotStated } kind = kMatch;
   std::string category;  // why not replayed, briefly (the report counts by it)

@@ -140,9 +140,7 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
     } else {
       t.scheduled = true;
       t.updated = true;
-      std::sort(inputs.begin(), inputs.end());
-      out.push_back(Decision{t.tick, std::move(inputs), {{"batch", step.at("batch")}}});
-      inputs.clear();
+      out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"batch", step.at("batch")}}});
       out.push_back(Decision{t.tick, {},
                              {{"processed",
                                {{"emitted", emitted}, {"ended", ended}, {"retracted", retracted_since}, {"state", step.at("state")}}}}});

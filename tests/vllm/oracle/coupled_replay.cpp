@@ -140,21 +140,6 @@ json state_of(const Scheduler& s) {
           {"kv_cache_usage", s.get_kv_cache_usage()}};
 }
 
-json event_json(const engine::KvEvent& e) {
-  if (const auto* s = std::get_if<engine::KvBlockStored>(&e)) {
-    json hashes = json::array();
-    for (const auto& h : s->block_hashes) hashes.push_back(hash_json(h));
-    return {"BlockStored", hashes, s->parent_block_hash ? hash_json(*s->parent_block_hash) : json(nullptr), s->token_ids,
-            s->block_size};
-  }
-  if (const auto* r = std::get_if<engine::KvBlockRemoved>(&e)) {
-    json hashes = json::array();
-    for (const auto& h : r->block_hashes) hashes.push_back(hash_json(h));
-    return {"BlockRemoved", hashes};
-  }
-  return {"AllBlocksCleared"};
-}
-
 // The port as the simulator drives it, each decision in the trace's shape.
 class Recorder final : public sim::coupled::Recorder {
  public:
@@ -169,7 +154,7 @@ class Recorder final : public sim::coupled::Recorder {
     for (const auto& e : o.emitted) emitted.push_back({e.request, e.tokens});
     for (const auto& f : o.finished) finished.push_back({f.request, f.reason});
     for (const auto& m : o.kv_events) {
-      for (const auto& e : m.events) events.push_back(event_json(e));
+      for (const auto& e : m.events) events.push_back(event_record<engine::KvBlockStored, engine::KvBlockRemoved>(e));
     }
     const engine::Published p = core_.published();
     return {{"update",
@@ -249,9 +234,7 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
       t.found_nothing = none;
       if (!none) {
         t.scheduled = true;
-        std::sort(inputs.begin(), inputs.end());
-        out.push_back(Decision{t.tick, std::move(inputs), {{"schedule", step.at("schedule")}}});
-        inputs.clear();
+        out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"schedule", step.at("schedule")}}});
       }
     }
     for (const auto& e : step.value("kv_events", json::array())) carried_events.push_back(e);
@@ -277,11 +260,10 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
         }
       } else {
         t.updated = true;
-        std::sort(inputs.begin(), inputs.end());
         json published = {stats.at(0), stats.at(1).get<std::int64_t>() + stats.at(2).get<std::int64_t>(), stats.at(3),
                           queries, hits};
         json state = step.at("state");
-        out.push_back(Decision{t.tick, std::move(inputs),
+        out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs),
                                {{"update",
                                  {{"emitted", emitted},
                                   {"finished", finished},
@@ -292,7 +274,6 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
                                     {"num_free_blocks", state.at("num_free_blocks")},
                                     {"kv_cache_usage", state.at("kv_cache_usage")}}},
                                   {"published", published}}}}});
-        inputs.clear();
         carried_events = json::array();
       }
     }

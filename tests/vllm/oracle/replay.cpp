@@ -69,20 +69,7 @@ json state_record(Scheduler& sched) {
 json events_record(Scheduler& sched) {
   json events = json::array();
   for (const auto& [seq, batch] : sched.take_sent_kv_events()) {
-    for (const auto& e : batch.events) {
-      if (const auto* s = std::get_if<BlockStored>(&e)) {
-        json hashes = json::array();
-        for (const auto& h : s->block_hashes) hashes.push_back(hash_json(h));
-        events.push_back({"BlockStored", hashes, s->parent_block_hash ? hash_json(*s->parent_block_hash) : json(nullptr),
-                          s->token_ids, s->block_size});
-      } else if (const auto* rm = std::get_if<BlockRemoved>(&e)) {
-        json hashes = json::array();
-        for (const auto& h : rm->block_hashes) hashes.push_back(hash_json(h));
-        events.push_back({"BlockRemoved", hashes});
-      } else {
-        events.push_back({"AllBlocksCleared"});
-      }
-    }
+    for (const auto& e : batch.events) events.push_back(event_record<BlockStored, BlockRemoved>(e));
   }
   return events;
 }
