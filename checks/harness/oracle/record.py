@@ -1,5 +1,6 @@
 """What every oracle runner shares (issue 10): the command line, the refusal to overwrite a recorded trace
-without --update (FID-3), the hash seed, the scenario hash and the trace's provenance header (FID-2).
+without --update (FID-3), the refusal to record outside the locked environment (FID-2), the hash seed, the
+scenario hash and the trace's provenance header (FID-2).
 
 An engine's runner supplies its Oracle (constructed from the checkout path; `run(scenario)` returns
 {"steps": [...]} or raises Unfinished; `manifest` and `environment` attributes) and calls main().
@@ -12,6 +13,8 @@ import hashlib
 import json
 import os
 import sys
+
+from . import check_lock
 
 
 class Unfinished(RuntimeError):
@@ -63,6 +66,13 @@ def main(*, make_oracle, engine: str, here: str, doc: str, trace_format: int, ch
         if os.path.exists(out) and not args.update:
             print(f"{out}: exists; refusing to overwrite a recorded trace without --update (FID-3)", file=sys.stderr)
             return 2
+    unlocked = check_lock.differences()
+    if unlocked:
+        for d in unlocked:
+            print(f"environment: {d}", file=sys.stderr)
+        print(f"refusing to record outside the locked environment ({check_lock.DEFAULT_LOCK}; FID-2)",
+              file=sys.stderr)
+        return 2
     oracle = make_oracle(args.checkout)
     os.makedirs(args.out_dir, exist_ok=True)
     ran = None
