@@ -29,10 +29,10 @@ constexpr std::string_view kRunUsage =
     "  --trace-out FILE   write the run's trace of arrivals (header and CSV) for replay; one replication\n"
     "  --summary          print a table of the cluster's figures (with their intervals) instead of the Result\n";
 
-schema::ResultInput input(std::string option, std::string_view value) {
+schema::ResultInput input(std::string option, std::string_view value, std::string_view via = "flag") {
   schema::ResultInput in;
   in.option = std::move(option);
-  in.via = "flag";
+  in.via = std::string(via);
   in.value.kind = doc::Kind::Scalar;
   in.value.style = doc::Style::Quoted;  // as given: text, never read as a number
   in.value.scalar = std::string(value);
@@ -135,6 +135,7 @@ int run_main(std::span<const std::string_view> args, const Runtime& runtime, boo
     const bool has_value = i + 1 < rest.size();
     if (a == "-h" || a == "--help") {
       std::fputs(kRunUsage.data(), stdout);
+      std::fputs(kDataFlags.data(), stdout);
       return 0;
     }
     if (a == "--replications" || a == "--threads") {
@@ -188,6 +189,14 @@ int run_main(std::span<const std::string_view> args, const Runtime& runtime, boo
   if (flags.registry_dir) inputs.push_back(input("registry", *flags.registry_dir));
   for (const auto& o : flags.catalog_overlays) inputs.push_back(input("catalog-overlay", o));
   for (const auto& o : flags.registry_overlays) inputs.push_back(input("registry-overlay", o));
+  // So do the variables standing for --catalog and --registry, where no flag named the directory.
+  const data::EnvLookup environment = data::process_environment();
+  const std::pair<const std::optional<std::string>*, const char*> stand_ins[] = {
+      {&flags.catalog_dir, "BLIS_CATALOG"}, {&flags.registry_dir, "BLIS_REGISTRY"}};
+  for (const auto& [flag, variable] : stand_ins) {
+    if (flag->has_value()) continue;
+    if (const auto v = environment(variable)) inputs.push_back(input(variable, *v, "environment"));
+  }
 
   try {
     sim::ScenarioFile file = sim::read_scenario_file(*scenario_path);
