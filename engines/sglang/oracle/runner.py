@@ -15,7 +15,9 @@ python3-yaml (the torch stand-in is numpy-backed).
 The Scheduler object is made with object.__new__ and given the attributes its methods read, as resolved
 values (manifest harness: Oracle.make_scheduler); its pools, radix cache and policy are upstream's own
 classes built as Scheduler.__init__ builds them. The event loop is event_loop_normal's body, one iteration
-per step (the runner's own loop: manifest harness).
+per step (the runner's own loop: manifest harness). Every scenario runs with --kv-events-config: each step
+records the KV-cache events upstream's SchedulerKvEventsPublisher published in it (on_idle when fully idle,
+report_prefill_stats, every decode_log_interval-th report_decode_stats), from the radix cache's own event code.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ from checks.harness.oracle import record  # noqa: E402
 from checks.harness.oracle.record import Unfinished  # noqa: E402
 TRACE_FORMAT = 1
 EOS_TOKEN_ID = 2
+# --kv-events-config, as a server that publishes KV-cache events to a router is started with (every scenario).
+# The publisher it names is the transport the oracle replaces (stubs.py _kv_events: batches are kept).
+KV_EVENTS_CONFIG = '{"publisher": "zmq", "topic": "kv-events"}'
+# server_args.py decode_log_interval's default: report_decode_stats logs and publishes every this many decodes.
+DECODE_LOG_INTERVAL = 40
 
 
 
@@ -173,7 +180,7 @@ class Oracle:
             # the torch-native attention backend on both phases: the allocation module's torch paths (no Triton)
             attention_backends=("torch_native", "torch_native"))
         c["observability"].__dict__.update(enable_metrics=False, enable_metrics_for_all_schedulers=False,
-                                           kv_events_config=None)
+                                           kv_events_config=KV_EVENTS_CONFIG)
         c["device"].__dict__.update(mlx_enable_sampling=False, sleep_on_idle=False)
         c["lora"].__dict__.update(max_loras_per_batch=8)
         c["mm"].__dict__.update(enable_broadcast_mm_inputs_process=False)
@@ -200,10 +207,13 @@ class Oracle:
         if cfg.get("disable_radix_cache", False) and self.stubs.CONTEXT["schedule"].chunked_prefill_size is not None:
             # mem_cache/registry.py default_radix_cache_factory builds a ChunkCache here (the port refuses it).
             raise ValueError("oracle: a disabled radix cache with chunked prefill is a ChunkCache, not driven")
+        # scheduler.py init_memory_pool_and_cache: events are enabled with a kv_events_config on pp rank 0,
+        # attention TP rank 0 and attention CP rank 0 (one rank: all three are 0).
+        enable_kv_cache_events = bool(self.stubs.CONTEXT["observability"].kv_events_config)
         params = self.cache_init_params.CacheInitParams(
             disable=cfg.get("disable_radix_cache", False), req_to_token_pool=s.req_to_token_pool,
             token_to_kv_pool_allocator=s.token_to_kv_pool_allocator, page_size=page_size,
-            eviction_policy=cfg.get("radix_eviction_policy", "lru"))
+            eviction_policy=cfg.get("radix_eviction_policy", "lru"), enable_kv_cache_events=enable_kv_cache_events)
         s.tree_cache = self.radix_cache.RadixCache(params)
         s.schedule_policy = cfg["schedule_policy"]
         s.enable_priority_scheduling = cfg.get("enable_priority_scheduling", False)
@@ -297,6 +307,10 @@ class Oracle:
         s.ipc_channels = ns(send_to_tokenizer=Tokenizer())
 
         class MetricsReporter:  # environment: metrics and logging (enable_metrics False); nothing is decided here
+            """Publishes the KV events where upstream's reporter does (metrics_reporter.py@71de97b2): at the end of
+            report_prefill_stats (on the stats-logging rank, attn_tp_rank 0: always here), and at the end of
+            report_decode_stats only every decode_log_interval decodes (forward_ct_decode, which upstream's
+            process_batch_result_decode advances on this object). The logging and gauges are not kept."""
             enable_metrics = False
 
             def log_batch_result_stats(self, batch, result):
@@ -318,10 +332,14 @@ class Oracle:
             forward_ct_decode = 0
 
             def report_prefill_stats(self, *a, **k):
-                return None
+                s.kv_events_publisher.publish_kv_events()
 
             def report_decode_stats(self, *a, **k):
-                return None
+                if self.forward_ct_decode % DECODE_LOG_INTERVAL != 0:
+                    return
+                s.kv_events_publisher.publish_kv_events()
+
+            stats = None  # SchedulerStats: read by emit_kv_metrics, which runs only with metrics on
 
         class GrammarManager:  # configuration: no request carries a grammar (the port refuses structured output)
             def process_req_with_grammar(self, req):
@@ -358,7 +376,8 @@ class Oracle:
                 return batch
 
         s.dp_attn_adapter = DpAttnAdapter()
-        s.ps = ns(pp_size=1, tp_size=1, dp_size=1, attn_tp_size=1, attn_tp_rank=0, dp_rank=None, tp_rank=0)
+        s.ps = ns(pp_size=1, tp_size=1, dp_size=1, attn_tp_size=1, attn_tp_rank=0, dp_rank=None, tp_rank=0,
+                  pp_rank=0, attn_cp_rank=0, attn_dp_size=1, attn_dp_rank=0)
         s.dllm_manager = ns(any_staging_reqs=lambda: False)  # no dLLM
 
         class InvariantChecker:  # environment: on_idle's self-checks (leaks raise there; the trace compares sizes)
@@ -374,12 +393,21 @@ class Oracle:
         s.invariant_checker = InvariantChecker()
         s.idle_sleeper = None  # environment: no sleeping on idle
         s.pool_stats_observer = ns(get_pool_stats=lambda: None)  # environment: pool statistics for the checks
-        s.kv_events_publisher = ns(publish_kv_events=lambda: None)  # transport: KV events are not enabled
         s.ngram_embedding_manager = NgramEmbedding()
         # environment: the load report (/get_loads, DP balancing) reads pending tokens; nothing here decides.
         s.load_inquirer = ns(_get_num_pending_tokens=lambda chunk_deduct=0: 0)
         s.metrics_reporter = MetricsReporter()
         s.metrics_collector = None
+        # scheduler.py init_kv_events_publisher: upstream's SchedulerKvEventsPublisher (extracted), whose
+        # EventPublisherFactory publisher keeps the batches (stubs.py _kv_events); no metrics socket (metrics off).
+        from sglang.srt.managers.scheduler_components.kv_events_publisher import SchedulerKvEventsPublisher
+        from sglang.srt.runtime_context import get_observability
+
+        s.kv_events_publisher = SchedulerKvEventsPublisher(
+            kv_events_config=get_observability().kv_events_config, ps=s.ps, attn_tp_rank=s.ps.attn_tp_rank,
+            attn_cp_rank=s.ps.attn_cp_rank, attn_dp_rank=s.ps.attn_dp_rank, dp_rank=s.ps.dp_rank,
+            tree_cache=s.tree_cache, send_metrics_from_scheduler=None, max_running_requests=s.max_running_requests,
+            max_total_num_tokens=s.max_total_num_tokens, get_stats=lambda: s.metrics_reporter.stats)
 
         class OutputStreamer:  # transport: the stream to the detokenizer (the runner reads the requests instead)
             def stream_output(self, reqs, return_logprob, *a, **k):
@@ -437,6 +465,8 @@ class Oracle:
             return add_to_queue(req, is_retracted)
 
         s._add_request_to_queue = observe_add
+        published = self.stubs.PUBLISHED
+        published.clear()
         step = 0
         while step < max_steps:
             record = {"step": step, "arrivals": [], "aborts": []}
@@ -485,6 +515,11 @@ class Oracle:
             record["ended_outside"] = [[rid, reason] for kind, rid, reason in s.events if kind == "ended_outside"]
             s.events.clear()
             record["state"] = self.state_record(s)
+            # The KV events the scheduler published during this iteration, in order: the batches its publisher
+            # sent (publish_kv_events, called by on_idle when fully idle, report_prefill_stats, and
+            # report_decode_stats every decode_log_interval decodes), each batch's events in queue order.
+            record["kv_events"] = [self.event_record(e) for batch in published for e in batch.events]
+            published.clear()
             steps.append(record)
             step += 1
             if not pending and not s.waiting_queue and s.running_batch.is_empty() and s.chunked_req is None \
@@ -504,6 +539,25 @@ class Oracle:
             spec = specs[r.rid]
             out.append(EOS_TOKEN_ID if k + 1 >= spec["output_len"] else 1000 + k)
         return out
+
+    @staticmethod
+    def event_record(e) -> list:
+        """A KV-cache event as [type, fields...]: BlockStored [block_hashes, parent_block_hash, token_ids,
+        block_size, lora_id, medium] (+ [cache_salt] for a BlockStoredWithMetadata), BlockRemoved [block_hashes,
+        medium], AllBlocksCleared []. Hashes are hash_str_to_int64's signed 64-bit ints."""
+        name = type(e).__name__
+        medium = getattr(getattr(e, "medium", None), "value", getattr(e, "medium", None))
+        if name in ("BlockStored", "BlockStoredWithMetadata"):
+            out = ["BlockStored", list(e.block_hashes), e.parent_block_hash,
+                   [list(t) if isinstance(t, tuple) else t for t in e.token_ids], e.block_size, e.lora_id, medium]
+            if name == "BlockStoredWithMetadata":
+                out.append(e.metadata.cache_salt)
+            return out
+        if name == "BlockRemoved":
+            return [name, list(e.block_hashes), medium]
+        if name == "AllBlocksCleared":
+            return [name]
+        raise AssertionError(f"oracle: unknown KV event {name}")
 
     @staticmethod
     def signature(s):

@@ -564,6 +564,108 @@ def _kernels_allocator(m):
     define(m, alloc_extend_kernel=_Launch(_alloc_extend), alloc_decode_kernel=_Launch(_alloc_decode))
 
 
+# --- KV-cache events (disaggregation/kv_events.py, a module that also holds the ZMQ publisher and the pydantic
+# KVEventsConfig): the event classes, EventBatch / KVEventBatch, the publisher base classes and
+# select_kv_publisher_dp_rank are extracted from the pinned file and run (manifest extract), on the msgspec
+# stand-in above. EventPublisherFactory stands in for the factory (transport): for the scenario's
+# --kv-events-config it builds a publisher that keeps each published batch (PUBLISHED) instead of sending it on
+# a ZMQ socket; the runner reads the kept batches after each step (runner.py Oracle.run). The config string is
+# not parsed (KVEventsConfig is pydantic); an empty one gets upstream's NullEventPublisher, as create() does.
+PUBLISHED = []
+
+
+class _KeepingPublisher:
+    def __init__(self, attn_dp_rank=0):
+        self.attn_dp_rank = attn_dp_rank
+
+    def publish(self, events):
+        PUBLISHED.append(events)
+
+    def shutdown(self):
+        return None
+
+
+def _kv_events(m):
+    import importlib
+
+    class EventPublisherFactory:
+        @classmethod
+        def create(cls, config, attn_dp_rank=0):
+            if not config:
+                return m.NullEventPublisher()
+            return _KeepingPublisher(attn_dp_rank)
+
+    define(m, msgspec=importlib.import_module("msgspec"), EventPublisherFactory=EventPublisherFactory)
+    absent(m, "ZmqEventPublisher", "KVEventsConfig")
+
+
+def _kv_events_publisher(m):
+    """scheduler_components/kv_events_publisher.py: SchedulerKvEventsPublisher is extracted and run; these are
+    the names it reads from its module (upstream imports them from disaggregation/kv_events.py)."""
+    import importlib
+
+    kv_events = importlib.import_module("sglang.srt.disaggregation.kv_events")
+    define(m, EventPublisherFactory=kv_events.EventPublisherFactory, KVEventBatch=kv_events.KVEventBatch,
+           select_kv_publisher_dp_rank=kv_events.select_kv_publisher_dp_rank)
+    absent(m, "KvMetrics", "sock_send")
+
+
+# --- torch.utils.cpp_extension (platform): torch's JIT builder of C++ extensions. mem_cache/cpp_utils/native_hash.py
+# (run unmodified) loads upstream's hash_binding.cpp through it; this load builds the named sources with the
+# system's g++ (Debian's pybind11-dev and libssl-dev: the headers and libcrypto upstream's source uses), with the
+# flags upstream passes, into a cache directory keyed by the sources' bytes and the flags, and imports the module,
+# as torch's load does. Each source must be a file engines/sglang/upstream.yaml pins, with its pinned blob.
+def _pinned_blobs():
+    root = __file__.rsplit("/engines/", 1)[0]
+    import yaml
+
+    with open(f"{root}/engines/sglang/upstream.yaml") as f:
+        return {e["path"]: e["blob"] for e in yaml.safe_load(f)["files"]}
+
+
+def _load_extension(name, sources, extra_cflags=None, extra_ldflags=None, with_cuda=False, verbose=False, **kwargs):
+    import hashlib
+    import importlib.machinery
+    import importlib.util
+    import os
+    import subprocess
+    import sysconfig
+    import tempfile
+
+    if with_cuda or kwargs:
+        raise RuntimeError(f"oracle: cpp_extension.load with {kwargs or 'CUDA'} is outside what the oracle builds")
+    pinned = _pinned_blobs()
+    key = hashlib.sha256(repr((name, list(extra_cflags or []), list(extra_ldflags or []))).encode())
+    for src in sources:
+        data = open(src, "rb").read()
+        rel = "python/" + src.rsplit("/python/", 1)[1]
+        blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+        if rel not in pinned or not blob.startswith(pinned[rel]):
+            raise RuntimeError(f"oracle: {src} is not the pinned {rel} (blob {blob[:12]})")
+        key.update(data)
+    out_dir = os.path.join(tempfile.gettempdir(), "blis-sglang-oracle-ext", f"{name}-{key.hexdigest()[:16]}")
+    target = os.path.join(out_dir, name + sysconfig.get_config_var("EXT_SUFFIX"))
+    if not os.path.exists(target):
+        os.makedirs(out_dir, exist_ok=True)
+        tmp = f"{target}.{os.getpid()}.tmp"
+        cmd = (["g++", *(extra_cflags or []), "-shared", "-fPIC", f"-I{sysconfig.get_paths()['include']}",
+                f"-DTORCH_EXTENSION_NAME={name}", *sources, *(extra_ldflags or []), "-o", tmp])
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"oracle: building {name} failed (apt-get install g++ pybind11-dev libssl-dev):\n"
+                               + done.stderr[-4000:])
+        os.replace(tmp, target)
+    loader = importlib.machinery.ExtensionFileLoader(name, target)
+    spec = importlib.util.spec_from_file_location(name, target, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def _cpp_extension(m):
+    define(m, load=_load_extension)
+
+
 STUBS = {
     "sglang.kernels.ops.memory.allocator": _kernels_allocator,
     "sglang.srt.sampling.sampling_batch_info": _sampling_batch_info,
@@ -578,6 +680,9 @@ STUBS = {
     "sglang.srt.utils": _utils,
     "sglang.srt.utils.common": _utils_common,
     "sglang.srt.platforms": _platforms,
+    "sglang.srt.disaggregation.kv_events": _kv_events,
+    "sglang.srt.managers.scheduler_components.kv_events_publisher": _kv_events_publisher,
+    "torch.utils.cpp_extension": _cpp_extension,
 }
 
 
@@ -603,7 +708,6 @@ ABSENT = {
     'sglang.srt.disaggregation.decode_kvcache_offload_manager': ['DecodeKVCacheOffloadManager'],
     'sglang.srt.disaggregation.decode_schedule_batch_mixin': ['ScheduleBatchDisaggregationDecodeMixin'],
     'sglang.srt.disaggregation.encode_receiver': ['create_mm_receiver'],
-    'sglang.srt.disaggregation.kv_events': ['AllBlocksCleared', 'BlockRemoved', 'BlockStored', 'BlockStoredMetadata', 'BlockStoredWithMetadata', 'StorageMedium'],
     'sglang.srt.disaggregation.prefill': ['PrefillBootstrapQueue', 'SchedulerDisaggregationPrefillMixin', 'maybe_release_metadata_buffer'],
     'sglang.srt.disaggregation.utils': ['DisaggregationMode', 'FAKE_BOOTSTRAP_HOST', 'MetadataBuffers', 'ReqToMetadataIdxAllocator', 'TransferBackend', 'get_dsa_seed_metadata_dim', 'prepare_abort', 'unified_memory_disagg_move_gate'],
     'sglang.srt.distributed': ['get_pp_group', 'get_world_group'],
@@ -640,7 +744,6 @@ ABSENT = {
     'sglang.srt.managers.scheduler_components.idle_sleeper': ['IdleSleeper', 'RustServerIdleSleeper'],
     'sglang.srt.managers.scheduler_components.invariant_checker': ['SchedulerInvariantChecker', 'create_scheduler_watchdog'],
     'sglang.srt.managers.scheduler_components.ipc_channels': ['SchedulerIpcChannels'],
-    'sglang.srt.managers.scheduler_components.kv_events_publisher': ['SchedulerKvEventsPublisher'],
     'sglang.srt.managers.scheduler_components.load_inquirer': ['SchedulerLoadInquirer'],
     'sglang.srt.managers.scheduler_components.logprob_result_processor': ['SchedulerLogprobResultProcessor'],
     'sglang.srt.managers.scheduler_components.memory_usage': ['build_memory_usage', 'combine_graph_memory_usage'],
@@ -657,7 +760,6 @@ ABSENT = {
     'sglang.srt.mem_cache.allocator.hisparse': ['DeepSeekV4HiSparseTokenToKVPoolAllocator'],
     'sglang.srt.mem_cache.allocator.mamba': ['MambaSlotAllocator'],
     'sglang.srt.mem_cache.allocator.swa': ['PureSWATokenToKVPoolAllocator', 'SWATokenToKVPoolAllocator'],
-    'sglang.srt.mem_cache.cpp_utils.native_hash': ['get_native_hash'],
     'sglang.srt.mem_cache.hicache_storage': ['PoolTransfer'],
     'sglang.srt.mem_cache.index_key_cache': ['IndexKeyCache'],
     'sglang.srt.mem_cache.kv_vmm_backing': ['KvVmmBufferOwner'],

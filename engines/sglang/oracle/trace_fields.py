@@ -7,7 +7,12 @@ def _batch(s):
 
 
 # The SGLang oracle's step record (engines/sglang/oracle/runner.py): the batch the scheduler chose, what the sampled
-# tokens did, retractions, requests ended outside a batch, and the scheduler's state after the step.
+# tokens did, retractions, requests ended outside a batch, the scheduler's state after the step, and the KV-cache
+# events published in the step ([type, ...]: runner.py Oracle.event_record).
+def _stored(s):
+    return [e for e in s.get("kv_events", []) if e[0] == "BlockStored"]
+
+
 FIELDS = {
     "arrivals.count": lambda s: [len(s["arrivals"])],
     "aborts.count": lambda s: [len(s["aborts"])],
@@ -31,4 +36,13 @@ FIELDS = {
     "state.available_size": lambda s: [s["state"]["available_size"]],
     "state.evictable_size": lambda s: [s["state"]["evictable_size"]],
     "state.protected_size": lambda s: [s["state"]["protected_size"]],
+    "kv_events.count": lambda s: [len(s["kv_events"])],
+    "kv_events.type": lambda s: [e[0] for e in s["kv_events"]],
+    "kv_events.block_hashes.count": lambda s: [len(e[1]) for e in s["kv_events"] if e[0] != "AllBlocksCleared"],
+    "kv_events.stored.parent.present": lambda s: [e[2] is not None for e in _stored(s)],
+    "kv_events.stored.token_ids.count": lambda s: [len(e[3]) for e in _stored(s)],
+    "kv_events.stored.block_size": lambda s: [e[4] for e in _stored(s)],
+    "kv_events.stored.lora_id": lambda s: [e[5] for e in _stored(s)],
+    "kv_events.medium": lambda s: [e[6] if e[0] == "BlockStored" else e[2] for e in s["kv_events"]
+                                   if e[0] != "AllBlocksCleared"],
 }

@@ -5,14 +5,23 @@
 // batch the scheduler chose (forward mode, requests in order, prefix and extend lengths, the chunked request,
 // the decoding requests of a mixed batch), what processing the sampled tokens did (tokens emitted, finishes
 // with their reason), retractions, requests ended outside a batch, the waiting queue and running batch, the
-// new-token ratio, the allocator's available size and the radix cache's evictable and protected sizes. The
-// comparison is two-sided: each step's port record is built in the trace's shape and compared whole, so a
+// new-token ratio, the allocator's available size and the radix cache's evictable and protected sizes, and the
+// KV-cache events published in the step (type, block hashes, parent hash, tokens, block size, LoRA id, medium;
+// the hashes are compared as they are: both sides hash the same tokens with SHA-256, hash_binding.cpp@71de97b2
+// upstream, mem_cache/utils.cpp here, since the sampled tokens are the trace's). The comparison is two-sided: each step's port record is built in the trace's shape and compared whole, so a
 // field present on one side only is a mismatch. The first divergent step is reported with both sides.
 //
 // One step is one iteration of upstream's event_loop_normal (the overlap loop is not recorded): the port's
 // next_batch() (get_next_batch_to_run, then process_batch_result with the trace's tokens). An iteration that
 // finds no batch repeats without new input until one does or the state stays as it was; the runner and
 // next_batch() both run those idle iterations within the step.
+//
+// KV events are taken from the port's radix cache where upstream's loop publishes them (the runner records what
+// the scheduler's publisher sent): after a prefill or mixed batch's result (metrics_reporter.py@71de97b2
+// report_prefill_stats), after every decode_log_interval-th decode batch's (report_decode_stats; the count of
+// decode batches is process_batch_result_decode's forward_ct_decode), and in an iteration that found no batch
+// with nothing queued or running (scheduler.py@71de97b2 on_idle, when is_fully_idle). Events queued elsewhere
+// stay in the cache's queue until the next of these, on both sides.
 //
 //   sglang-oracle-replay (TRACE.json | DIR)...   exit 0 when every trace replays with zero divergences, 1 on a
 //   divergence, 2 on a usage error; a DIR stands for its *.trace.json files, in name order (at least one).
@@ -39,6 +48,7 @@ namespace {
 using json = nlohmann::json;
 
 constexpr std::int64_t kEosTokenId = 2;  // engines/sglang/oracle/runner.py EOS_TOKEN_ID
+constexpr std::int64_t kDecodeLogInterval = 40;  // runner.py DECODE_LOG_INTERVAL (server_args.py's default)
 
 // The runner's scenario configuration as the port's SchedulerConfig (one rank, the normal loop).
 SchedulerConfig config_of(const json& cfg) {
@@ -56,6 +66,7 @@ SchedulerConfig config_of(const json& cfg) {
   c.disable_radix_cache = cfg.value("disable_radix_cache", false);
   c.enable_priority_scheduling = cfg.value("enable_priority_scheduling", false);
   c.priority_scheduling_preemption_threshold = cfg.value("priority_scheduling_preemption_threshold", 10);
+  c.enable_kv_cache_events = true;  // runner.py KV_EVENTS_CONFIG: every scenario runs with --kv-events-config
   return c;
 }
 
@@ -85,6 +96,7 @@ std::optional<Divergence> replay(const json& trace) {
   Scheduler s(config_of(scenario.at("config")));
   std::map<std::string, json> specs;
   for (const auto& r : scenario.at("requests")) specs[r.at("id").get<std::string>()] = r;
+  std::int64_t forward_ct_decode = 0;  // metrics_reporter.forward_ct_decode
 
   for (const json& step : trace.at("steps")) {
     const std::int64_t k = step.at("step");
@@ -110,12 +122,26 @@ std::optional<Divergence> replay(const json& trace) {
     got["sampled"] = step.at("sampled");
     json emitted = json::array();
     json finished = json::array();
-    if (batch != nullptr) {
+    json events = json::array();
+    auto publish = [&] {  // kv_events_publisher.py@71de97b2 publish_kv_events: take_events, in queue order
+      for (const KVCacheEvent& e : s.tree_cache().take_events()) events.push_back(event_record(e));
+    };
+    if (batch == nullptr) {
+      // on_idle publishes when fully idle; the iterations ran with nothing in flight, so nothing queued or running.
+      if (s.waiting_queue().empty() && s.running_batch().is_empty()) publish();
+    } else {
+      const bool decode = batch->forward_mode == ForwardMode::kDecode;
       std::vector<std::int64_t> tokens;
       for (const auto& row : step.at("sampled")) tokens.push_back(row.at(1).get<std::int64_t>());
       const BatchResultRecord rec = s.process_batch_result(tokens);
       for (const auto& [rid, n] : rec.emitted) emitted.push_back({rid, n});
       for (const auto& [rid, why] : rec.finished) finished.push_back({rid, why});
+      if (decode) {
+        forward_ct_decode = (forward_ct_decode + 1) % (std::int64_t{1} << 30);
+        if (forward_ct_decode % kDecodeLogInterval == 0) publish();
+      } else {
+        publish();
+      }
     }
     got["processed"] = {{"emitted", emitted}, {"finished", finished}};
     got["retracted"] = s.take_retracted();
@@ -123,6 +149,7 @@ std::optional<Divergence> replay(const json& trace) {
     for (const auto& [rid, type] : s.take_ended_outside_batches()) ended.push_back({rid, type});
     got["ended_outside"] = ended;
     got["state"] = state_record(s);
+    got["kv_events"] = events;
     if (got != step) return Divergence{k, first_difference(step, got, "step"), step, got};
     } catch (const std::exception& e) {
       throw std::runtime_error("at step " + std::to_string(k) + ": " + e.what());

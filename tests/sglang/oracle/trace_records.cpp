@@ -49,4 +49,25 @@ json state_record(const Scheduler& s) {
   return r;
 }
 
+json event_record(const KVCacheEvent& e) {
+  auto opt = [](const auto& o) { return o ? json(*o) : json(nullptr); };
+  if (const auto* st = std::get_if<BlockStored>(&e)) {
+    json tokens = json::array();
+    for (const EventToken& t : st->token_ids) {
+      if (const auto* one = std::get_if<std::int64_t>(&t)) {
+        tokens.push_back(*one);
+      } else {
+        const auto& pair = std::get<std::pair<std::int64_t, std::int64_t>>(t);
+        tokens.push_back({pair.first, pair.second});
+      }
+    }
+    json r = {"BlockStored", st->block_hashes, opt(st->parent_block_hash), tokens, st->block_size,
+              opt(st->lora_id), opt(st->medium)};
+    if (st->metadata) r.push_back(st->metadata->cache_salt);
+    return r;
+  }
+  if (const auto* rm = std::get_if<BlockRemoved>(&e)) return {"BlockRemoved", rm->block_hashes, opt(rm->medium)};
+  return json::array({"AllBlocksCleared"});
+}
+
 }  // namespace blis::sglang::oracle

@@ -19,5 +19,9 @@ nlohmann::json rids(const std::vector<Req*>& reqs);
 nlohmann::json batch_record(const LaunchedBatch& b);
 // The scheduler's queues and pool sizes as runner.py state_record writes upstream's.
 nlohmann::json state_record(const Scheduler& s);
+// A KV-cache event as runner.py event_record writes upstream's: ["BlockStored", block_hashes, parent_block_hash,
+// token_ids, block_size, lora_id, medium(, cache_salt)], ["BlockRemoved", block_hashes, medium],
+// ["AllBlocksCleared"].
+nlohmann::json event_record(const KVCacheEvent& e);
 
 }  // namespace blis::sglang::oracle
