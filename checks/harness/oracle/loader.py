@@ -116,6 +116,29 @@ def validate_manifest(manifest) -> list[str]:
                             problems.append(f"{where}: extract of {module!r} has no {key!r}")
                 if kind == "transcription" and not entry.get("cites"):
                     problems.append(f"{where}: transcription {module!r} cites no upstream function")
+    named = manifest.get("named_like_upstream")
+    if named is not None and not isinstance(named, list):
+        problems.append("named_like_upstream: is not a list")
+        named = []
+    named_kinds = ("stand-in", "coincidence", "transcription")
+    names_seen = set()
+    for i, entry in enumerate(named or []):
+        # FID-8: harness definitions named like upstream's (checks/harness/oracle/check_copies.py names)
+        where = f"named_like_upstream[{i}]"
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or name.count(":") != 1 or not all(name.split(":")) \
+                or not name.split(":")[0].endswith(".py"):
+            problems.append(f"{where}: name {name!r} is not '<file>.py:<qualified name>'")
+            continue
+        if name in names_seen:
+            problems.append(f"{where}: {name!r} is declared twice")
+        names_seen.add(name)
+        if entry.get("kind") not in named_kinds:
+            problems.append(f"{where}: kind {entry.get('kind')!r} of {name!r} is not one of {', '.join(named_kinds)}")
+        if not entry.get("reason"):
+            problems.append(f"{where}: {name!r} gives no reason")
+        for key in sorted(set(entry) - {"name", "kind", "reason"}):
+            problems.append(f"{where}: {name!r} has an unknown field {key!r}")
     return problems
 
 
