@@ -105,17 +105,18 @@ class Source final : public Atomic {
   SimTime now_{};
 };
 
-// Stands in for the router and the scrape line: keeps the refusals, counts the step records.
+// Stands in for the router and the scrape line: keeps the refusals and KV-event messages, counts the step records.
 class Sink final : public Atomic {
  public:
   std::string_view name() const override { return "coupled-sink"; }
   SimTime time_advance() const override { return kNever; }
   void output(SimTime, Outbox&) override {}
   void internal(SimTime) override {}
-  void external(SimTime, SimTime, const Bag& bag) override {
+  void external(SimTime now, SimTime, const Bag& bag) override {
     for (const auto& m : bag) {
       if (const auto* r = std::get_if<Refusal>(&m.payload)) result.refused.push_back(r->refused);
       if (std::holds_alternative<StepRecord>(m.payload)) ++result.step_records;
+      if (const auto* k = std::get_if<KvEvents>(&m.payload)) result.kv_events.emplace_back(now, k->message);
     }
   }
   void confluent(SimTime now, const Bag& bag) override { external(now, SimTime{}, bag); }

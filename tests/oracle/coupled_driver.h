@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "contracts/engine/environment.h"
@@ -85,6 +86,7 @@ class FixedStepEnvironment final : public engine::Environment {
 struct RunResult {
   std::vector<engine::Refused> refused;
   std::int64_t step_records = 0;
+  std::vector<std::pair<SimTime, engine::KvEventMessage>> kv_events;  // as they reached the router, with when
   CoordinatorStats stats;
 };
 

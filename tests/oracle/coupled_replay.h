@@ -49,6 +49,7 @@ class Recorder : public engine::StepEngine {
   void abort_request(const std::string& id) override;
   std::optional<engine::ScheduledStep> schedule() override;
   engine::StepOutcome complete(std::uint64_t step) override;
+  std::vector<engine::KvEventMessage> take_idle_publications() override { return inner_.take_idle_publications(); }
   std::int64_t in_flight_depth() const override { return inner_.in_flight_depth(); }
   engine::InputBoundary boundary() const override { return inner_.boundary(); }
   engine::Published published() const override { return inner_.published(); }

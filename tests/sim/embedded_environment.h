@@ -90,7 +90,7 @@ struct Record {
   std::map<std::string, std::int64_t> emitted;       // tokens per request
   std::map<std::string, std::string> finished;       // finish reason per request
   std::vector<std::string> preempted;
-  std::vector<engine::KvEventMessage> kv_events;     // every KV-event message the steps published, in order
+  std::vector<engine::KvEventMessage> kv_events;     // every KV-event message published (steps' and idle), in order
   std::int64_t most_in_flight = 0;
 };
 
@@ -105,6 +105,7 @@ inline Record drain(engine::StepEngine& e, Record rec = {}) {
       in_flight.push_back(step->id);
       rec.steps.push_back(*step);
     }
+    for (auto& m : e.take_idle_publications()) rec.kv_events.push_back(std::move(m));  // as the component takes them
     rec.most_in_flight = std::max<std::int64_t>(rec.most_in_flight, static_cast<std::int64_t>(in_flight.size()));
     if (in_flight.empty()) return rec;
     engine::StepOutcome out = e.complete(in_flight.front());

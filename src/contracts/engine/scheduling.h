@@ -106,6 +106,10 @@ class StepEngine {
   virtual std::optional<ScheduledStep> schedule() = 0;
   // The record of a step schedule() returned, once its time has passed; steps complete in schedule order.
   virtual StepOutcome complete(std::uint64_t step) = 0;
+  // KV-event messages the engine published while it found nothing to schedule (an upstream whose idle loop
+  // publishes, as SGLang's on_idle does), in publication order; the simulator takes them after schedule()
+  // and sends them at that instant. An engine that publishes only with a step's output keeps the default.
+  virtual std::vector<KvEventMessage> take_idle_publications() { return {}; }
   // Steps the engine keeps in flight at once (PoolPlan's in-flight depth; SIM-7).
   virtual std::int64_t in_flight_depth() const = 0;
   virtual InputBoundary boundary() const = 0;

@@ -170,6 +170,11 @@ void EngineComponent::read_input_and_schedule(SimTime now) {
     }
     flight_.push_back(InFlight{step->id, start, later(start, duration), std::move(step->first_scheduled)});
   }
+  // What the engine published while it found nothing to schedule leaves now, stamped with this instant.
+  for (auto& m : engine_.take_idle_publications()) {
+    m.ts = static_cast<double>(now.us) / 1e6;
+    pending_.push_back(Outgoing{router_, MessageClass::kKvEvents, KvEvents{endpoint_, std::move(m)}});
+  }
 }
 
 }  // namespace blis::sim

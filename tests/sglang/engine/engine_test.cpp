@@ -201,6 +201,32 @@ TEST(SglEngineCore, KvEventsArePublishedOnlyByTheZmqPublisher) {
             std::string::npos);
 }
 
+// scheduler.py@71de97b2 on_idle publishes the tree cache's queued events once the scheduler is fully idle: the
+// blocks a request's last decodes queued (fewer than decode_log_interval decodes: no decode report published
+// them) leave when the engine finds nothing to schedule, not with the next prefill. Near misses: no idle
+// publication while the request runs, and none again from an engine already idle with nothing queued.
+TEST(SglEngineCore, KvEventsQueuedAfterTheLastReportLeaveWhenTheEngineGoesIdle) {
+  auto e = make_engine({{"disable-overlap-schedule", "true"},
+                        {"kv-events-config", R"({"publisher": "zmq", "topic": "kv@pod-0@meta-llama/Meta-Llama-3.1-8B"})"}});
+  e->add_request(request("a", 100, 3));
+  std::size_t stepped = 0, steps = 0;
+  std::vector<engine::KvEventMessage> idle;
+  for (;;) {
+    auto s = e->schedule();
+    idle = e->take_idle_publications();
+    if (!s) break;
+    EXPECT_TRUE(idle.empty()) << "an idle publication while request a runs";
+    ++steps;
+    stepped += e->complete(s->id).kv_events.size();
+  }
+  EXPECT_EQ(steps, 3u);    // one prefill, two decodes
+  EXPECT_EQ(stepped, 1u);  // the prefill report's batch
+  ASSERT_EQ(idle.size(), 1u);
+  EXPECT_EQ(idle.front().topic, "kv@pod-0@meta-llama/Meta-Llama-3.1-8B");
+  EXPECT_FALSE(e->schedule().has_value());
+  EXPECT_TRUE(e->take_idle_publications().empty());
+}
+
 // A client abort ends the request in no step's record; the other request is unaffected.
 TEST(SglEngineCore, ClientAbortIsInNoRecord) {
   auto e = make_engine({{"disable-overlap-schedule", "true"}});

@@ -126,9 +126,9 @@ std::optional<Divergence> replay(const json& trace) {
     auto publish = [&] {  // kv_events_publisher.py@71de97b2 publish_kv_events: take_events, in queue order
       for (const KVCacheEvent& e : s.tree_cache().take_events()) events.push_back(event_record(e));
     };
+    const bool fully_idle = s.take_fully_idle();  // the port's on_idle found the scheduler fully idle
     if (batch == nullptr) {
-      // on_idle publishes when fully idle; the iterations ran with nothing in flight, so nothing queued or running.
-      if (s.waiting_queue().empty() && s.running_batch().is_empty()) publish();
+      if (fully_idle) publish();
     } else {
       const bool decode = batch->forward_mode == ForwardMode::kDecode;
       std::vector<std::int64_t> tokens;

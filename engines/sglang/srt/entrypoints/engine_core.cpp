@@ -141,6 +141,8 @@ std::optional<engine::ScheduledStep> EngineCore::schedule() {
   }
   const LaunchedBatch* batch = scheduler_->next_batch();
   for (const std::string& id : scheduler_->take_retracted()) pending_preempted_.push_back(id);
+  // scheduler.py@71de97b2 on_idle, fully idle: kv_events_publisher.publish_kv_events().
+  if (scheduler_->take_fully_idle()) publish_kv_events(idle_kv_events_);
   if (batch == nullptr) return std::nullopt;
   engine::ScheduledStep step;
   step.id = next_step_++;
@@ -234,7 +236,7 @@ engine::StepOutcome EngineCore::complete(std::uint64_t step) {
   }
   if (report) {
     log_stats(num_running_at_report);
-    publish_kv_events(outcome);
+    publish_kv_events(outcome.kv_events);
   }
   return outcome;
 }
@@ -279,14 +281,14 @@ engine::Published EngineCore::published() const {
 
 // kv_events_publisher.py@71de97b2 publish_kv_events: the tree cache's queued events as one batch, when the
 // publisher is zmq (the null publisher drops them; the cache queues them either way).
-void EngineCore::publish_kv_events(engine::StepOutcome& outcome) {
+void EngineCore::publish_kv_events(std::vector<engine::KvEventMessage>& out) {
   std::vector<KVCacheEvent> events = scheduler_->tree_cache().take_events();
   // The configured topic: llm-d's SGLang adapter reads the pod and the model from it.
   if (parsed_.kv_events_publisher != "zmq" || events.empty()) return;
   KVEventBatch batch;
   batch.events = std::move(events);
   batch.attn_dp_rank = 0;
-  outcome.kv_events.push_back(to_contract(parsed_.kv_events_topic, kv_event_seq_++, batch));
+  out.push_back(to_contract(parsed_.kv_events_topic, kv_event_seq_++, batch));
 }
 
 engine::Residence EngineCore::residence(const std::string& id) const {

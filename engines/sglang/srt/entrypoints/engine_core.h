@@ -21,6 +21,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "contracts/engine/engine.h"
@@ -51,6 +52,8 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   void abort_request(const std::string& id) override;
   std::optional<engine::ScheduledStep> schedule() override;
   engine::StepOutcome complete(std::uint64_t step) override;
+  // scheduler.py@71de97b2 on_idle: when schedule() found the scheduler fully idle, the KV events it published.
+  std::vector<engine::KvEventMessage> take_idle_publications() override { return std::exchange(idle_kv_events_, {}); }
   std::int64_t in_flight_depth() const override { return parsed_.scheduler.disable_overlap_schedule ? 1 : 2; }
   engine::InputBoundary boundary() const override { return engine::InputBoundary::kNextSchedule; }
   // The gauges as the last report logged them (metrics_collector.py@71de97b2 SchedulerMetricsCollector), served
@@ -75,8 +78,8 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   };
   // metrics_reporter.py@71de97b2 report_prefill_stats / report_decode_stats: the gauges' new values.
   void log_stats(std::int64_t num_running_reqs);
-  // scheduler_components/kv_events_publisher.py@71de97b2 publish_kv_events.
-  void publish_kv_events(engine::StepOutcome& outcome);
+  // scheduler_components/kv_events_publisher.py@71de97b2 publish_kv_events: into `out`, when there is a batch.
+  void publish_kv_events(std::vector<engine::KvEventMessage>& out);
 
   const engine::Environment& env_;
   std::string chip_name_;
@@ -95,6 +98,7 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   std::int64_t forward_ct_decode_ = 0;
   std::uint64_t kv_event_seq_ = 0;
   std::vector<std::string> pending_preempted_;
+  std::vector<engine::KvEventMessage> idle_kv_events_;  // published by on_idle, until the simulator takes them
   SchedulerStats stats_;
 };
 

@@ -235,8 +235,10 @@ const LaunchedBatch* Scheduler::next_batch() {
     running_batch_ = plan.running_batch;
     batch = plan.batch_to_run;
     if (batch) break;
-    // on_idle (is_fully_idle: nothing queued, running or in flight): reset the token ratio.
+    // on_idle (is_fully_idle: nothing queued, running or in flight): publish the KV events (the engine core
+    // takes the flag) and reset the token ratio.
     if (waiting_queue_.empty() && running_batch_->is_empty() && chunked_req_ == nullptr && launched_.empty()) {
+      fully_idle_ = true;
       new_token_ratio_.reset();
     }
     last_batch_ = nullptr;

@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "srt/managers/new_token_ratio_tracker.h"
@@ -153,6 +154,9 @@ class Scheduler {
   std::vector<EndedOutsideBatch> take_ended_outside_batches_with_reasons();
   // Requests retracted since the last call, in retraction order.
   std::vector<std::string> take_retracted();
+  // Whether an iteration since the last call found no batch with the scheduler fully idle (scheduler.py@71de97b2
+  // on_idle past is_fully_idle), where upstream's on_idle publishes the tree cache's queued KV events.
+  bool take_fully_idle() { return std::exchange(fully_idle_, false); }
 
  private:
   // scheduler.py@71de97b2 init_req_max_new_tokens.
@@ -194,6 +198,7 @@ class Scheduler {
   std::int64_t queue_entry_seq_ = 0;
   std::vector<EndedOutsideBatch> ended_outside_;
   std::vector<std::string> retracted_;
+  bool fully_idle_ = false;
 };
 
 }  // namespace blis::sglang
