@@ -204,12 +204,18 @@ def index(args) -> int:
     return 0
 
 
+def oracle_dirs(engines: str, index_file: str) -> list[str]:
+    """Each ENGINES/<engine>/oracle holding manifest.yaml and the given upstream index; says so when none does."""
+    found = sorted(d for d in glob.glob(os.path.join(engines, "*", "oracle"))
+                   if os.path.exists(os.path.join(d, "manifest.yaml")) and os.path.exists(os.path.join(d, index_file)))
+    if not found:
+        print(f"{engines}: no <engine>/oracle with manifest.yaml and {index_file}", file=sys.stderr)
+    return found
+
+
 def check(args) -> int:
-    oracles = sorted(d for d in glob.glob(os.path.join(args.engines, "*", "oracle"))
-                     if os.path.exists(os.path.join(d, "manifest.yaml"))
-                     and os.path.exists(os.path.join(d, "upstream-fingerprints.txt")))
+    oracles = oracle_dirs(args.engines, "upstream-fingerprints.txt")
     if not oracles:
-        print(f"{args.engines}: no <engine>/oracle with manifest.yaml and upstream-fingerprints.txt", file=sys.stderr)
         return 2
     upstream = set()
     for d in oracles:
@@ -285,11 +291,8 @@ def header_line(path: str):
 
 
 def names(args) -> int:
-    oracles = sorted(d for d in glob.glob(os.path.join(args.engines, "*", "oracle"))
-                     if os.path.exists(os.path.join(d, "manifest.yaml"))
-                     and os.path.exists(os.path.join(d, "upstream-names.txt")))
+    oracles = oracle_dirs(args.engines, "upstream-names.txt")
     if not oracles:
-        print(f"{args.engines}: no <engine>/oracle with manifest.yaml and upstream-names.txt", file=sys.stderr)
         return 2
     shared = [p for h in args.harness for p in sorted(glob.glob(os.path.join(h, "*.py")))]
     defs, fulls = {}, {}  # path -> [(short qualified name, enclosing class's)], path -> [qualified names]
