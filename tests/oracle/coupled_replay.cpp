@@ -35,6 +35,50 @@ engine::StepOutcome Recorder::complete(std::uint64_t step) {
   return outcome;
 }
 
+std::vector<engine::KvEventMessage> Recorder::take_idle_publications() {
+  std::vector<engine::KvEventMessage> messages = inner_.take_idle_publications();
+  if (!messages.empty()) push(idle_published(messages));
+  return messages;
+}
+
+json Recorder::idle_published(const std::vector<engine::KvEventMessage>& messages) {
+  return {{"idle_kv_messages", messages.size()}};
+}
+
+bool KvEventMatcher::match(const json& want, const json& got) {
+  if (!want.is_array() || !got.is_array() || want.size() != got.size()) return false;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const json& w = want[i];
+    const json& g = got[i];
+    if (w.size() != g.size() || w.at(0) != g.at(0)) return false;
+    const std::string kind = w.at(0);
+    if (kind == "AllBlocksCleared") continue;
+    if (w.at(1).size() != g.at(1).size()) return false;
+    for (std::size_t k = 0; k < w.at(1).size(); ++k) {
+      if (!same_block(w.at(1)[k], g.at(1)[k])) return false;
+    }
+    std::size_t rest = 2;
+    if (kind == "BlockStored") {
+      if (w.at(2).is_null() != g.at(2).is_null() || (!w.at(2).is_null() && !same_block(w.at(2), g.at(2)))) return false;
+      if (w.at(3).size() != g.at(3).size()) return false;
+      for (std::size_t k = 0; k < w.at(3).size(); ++k) {
+        if (!port_sampled_.contains(g.at(3)[k].get<std::int64_t>()) && g.at(3)[k] != w.at(3)[k]) return false;
+      }
+      rest = 4;
+    }
+    for (std::size_t k = rest; k < w.size(); ++k) {
+      if (w[k] != g[k]) return false;
+    }
+  }
+  return true;
+}
+
+bool KvEventMatcher::same_block(const json& w, const json& g) {
+  const auto a = upstream_to_port_.emplace(w.dump(), g.dump()).first;
+  const auto b = port_to_upstream_.emplace(g.dump(), w.dump()).first;
+  return a->second == g.dump() && b->second == w.dump();
+}
+
 void Recorder::push(json record) { decisions.push_back(Decision{-1, take_inputs(inputs_), std::move(record)}); }
 
 std::vector<std::string> take_inputs(std::vector<std::string>& inputs) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -49,7 +50,7 @@ class Recorder : public engine::StepEngine {
   void abort_request(const std::string& id) override;
   std::optional<engine::ScheduledStep> schedule() override;
   engine::StepOutcome complete(std::uint64_t step) override;
-  std::vector<engine::KvEventMessage> take_idle_publications() override { return inner_.take_idle_publications(); }
+  std::vector<engine::KvEventMessage> take_idle_publications() override;
   std::int64_t in_flight_depth() const override { return inner_.in_flight_depth(); }
   engine::InputBoundary boundary() const override { return inner_.boundary(); }
   engine::Published published() const override { return inner_.published(); }
@@ -61,6 +62,9 @@ class Recorder : public engine::StepEngine {
   // The record of a step schedule() returned, and of a completed step.
   virtual nlohmann::json scheduled(const engine::ScheduledStep& step) = 0;
   virtual nlohmann::json completed(const engine::StepOutcome& outcome) = 0;
+  // The record of what the engine published while it found nothing to schedule (only asked when it published):
+  // by default the count of messages, which no upstream decision of an engine that never publishes so matches.
+  virtual nlohmann::json idle_published(const std::vector<engine::KvEventMessage>& messages);
 
  private:
   void push(nlohmann::json record);
@@ -74,6 +78,23 @@ class Recorder : public engine::StepEngine {
 std::vector<std::string> read_inputs(const nlohmann::json& step,
                                      const std::function<engine::Request(const std::string& id)>& request,
                                      std::set<std::string>& live, Tick& tick, std::vector<std::string>& inputs);
+
+// KV events (records [type, block hashes, parent hash, token ids, fields...]) compared up to the tokens the two
+// samplers chose. The oracles' model-runner stand-ins sample 1000 + k, the ports' samplers fixed tokens
+// (`port_sampled`): a stored block holding output tokens therefore has other token ids and another hash (and so
+// has every block chained after it). A port token in `port_sampled` matches whatever upstream sampled there, and
+// block hashes match up to a one-to-one renaming kept for the whole trace, so which blocks are the same block is
+// still compared; every other field must be equal.
+class KvEventMatcher {
+ public:
+  explicit KvEventMatcher(std::set<std::int64_t> port_sampled) : port_sampled_(std::move(port_sampled)) {}
+  bool match(const nlohmann::json& want, const nlohmann::json& got);
+
+ private:
+  bool same_block(const nlohmann::json& want, const nlohmann::json& got);
+  std::set<std::int64_t> port_sampled_;
+  std::map<std::string, std::string> upstream_to_port_, port_to_upstream_;
+};
 
 // Rewrites a part of the port's record to upstream's where the two differ only as the engine's replay declares
 // (the tokens two samplers chose, say); anything else is left for the comparison to report.

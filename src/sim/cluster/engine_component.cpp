@@ -37,6 +37,9 @@ EngineComponent::EngineComponent(std::string name, std::string pool, std::int64_
                                  ComponentId router, ComponentId publish_to)
     : name_(std::move(name)), pool_(std::move(pool)), instance_(instance), engine_(engine), env_(env),
       plan_(plan), endpoint_(endpoint), router_(router), publish_to_(publish_to) {
+  // The engine's loop starts with the run: its first pass (at time 0) finds nothing to schedule, and what an
+  // upstream publishes then (SGLang's on_idle: the radix cache's AllBlocksCleared) leaves at once.
+  wake_ = true;
   if (engine_.in_flight_depth() < 1) {
     throw std::invalid_argument(name_ + ": in-flight depth " + std::to_string(engine_.in_flight_depth()) +
                                 " is below 1");

@@ -7,9 +7,11 @@
 // simulator made the engine decide is compared, in order, with what upstream decided: each launched batch (the
 // whole batch record replay.cpp compares) with the requests it retracted, and at each completion the tokens
 // emitted per request, the requests ended (in the batch or outside it) with their reasons, the queues, the
-// new-token ratio and the pool and radix-cache sizes. The inputs the engine took before each decision are
-// compared too. A request the client aborted leaves the contract's records (the router learns of it from the
-// abort); upstream's rows for it are left out of the comparison likewise.
+// new-token ratio, the pool and radix-cache sizes and the KV events published with the batch's report; the KV
+// events on_idle published, when the engine found nothing to schedule, are a decision of their own. Events are
+// compared up to the tokens the two samplers chose (KvEventMatcher). The inputs the engine took before each
+// decision are compared too. A request the client aborted leaves the contract's records (the router learns of it
+// from the abort); upstream's rows for it are left out of the comparison likewise.
 //
 // A trace whose configuration or inputs the engine contract cannot state (priorities), or whose inputs have no
 // simulated counterpart, is listed with the reason and not replayed; the count of replayed traces is printed and
@@ -30,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engines/sglang/stop_check.h"
 #include "tests/sglang/engine/engine_harness.h"
 #include "tests/oracle/coupled_replay.h"
 #include "trace_records.h"
@@ -62,7 +65,8 @@ std::vector<std::pair<std::string, std::string>> serve_args(const json& cfg) {
       {"chunked-prefill-size", num("chunked_prefill_size")},
       {"max-prefill-tokens", num("max_prefill_tokens")},
       {"schedule-policy", cfg.at("schedule_policy").get<std::string>()},
-      {"disable-overlap-schedule", "true"}};
+      {"disable-overlap-schedule", "true"},
+      {"kv-events-config", R"({"publisher": "zmq", "topic": "kv-events"})"}};  // runner.py KV_EVENTS_CONFIG
   if (cfg.value("enable_mixed_chunk", false)) args.emplace_back("enable-mixed-chunk", "true");
   if (cfg.value("disable_radix_cache", false)) args.emplace_back("disable-radix-cache", "true");
   args.emplace_back("context-length", num("context_len"));
@@ -80,6 +84,33 @@ engine::Request contract_request(const json& r) {
   return q;
 }
 
+// The events of the messages the port published, each as runner.py event_record writes upstream's, from the
+// engine contract's events (kv_events_codec.cpp to_contract: the signed 64-bit hashes carried as unsigned).
+json events_of(const std::vector<engine::KvEventMessage>& messages) {
+  auto hash = [](std::uint64_t h) { return static_cast<std::int64_t>(h); };
+  auto hashes = [&](const std::vector<engine::KvBlockHash>& list) {
+    json out = json::array();
+    for (const auto& h : list) out.push_back(hash(std::get<std::uint64_t>(h)));
+    return out;
+  };
+  auto opt = [](const auto& o) { return o ? json(*o) : json(nullptr); };
+  json out = json::array();
+  for (const auto& m : messages) {
+    for (const auto& e : m.events) {
+      if (const auto* st = std::get_if<engine::KvBlockStored>(&e)) {
+        out.push_back({"BlockStored", hashes(st->block_hashes),
+                       st->parent_block_hash ? json(hash(std::get<std::uint64_t>(*st->parent_block_hash))) : json(nullptr),
+                       st->token_ids, st->block_size, opt(st->lora_id), opt(st->medium)});
+      } else if (const auto* rm = std::get_if<engine::KvBlockRemoved>(&e)) {
+        out.push_back({"BlockRemoved", hashes(rm->block_hashes), opt(rm->medium)});
+      } else {
+        out.push_back(json::array({"AllBlocksCleared"}));
+      }
+    }
+  }
+  return out;
+}
+
 // The port as the simulator drives it, each decision in the trace's shape.
 class Recorder final : public sim::coupled::Recorder {
  public:
@@ -94,7 +125,14 @@ class Recorder final : public sim::coupled::Recorder {
     for (const auto& e : o.emitted) emitted.push_back({e.request, e.tokens});
     for (const auto& f : o.finished) ended.push_back({f.request, f.reason});
     return {{"processed",
-             {{"emitted", emitted}, {"ended", ended}, {"retracted", o.preempted}, {"state", state_record(core_.scheduler())}}}};
+             {{"emitted", emitted},
+              {"ended", ended},
+              {"retracted", o.preempted},
+              {"state", state_record(core_.scheduler())},
+              {"kv_events", events_of(o.kv_events)}}}};
+  }
+  json idle_published(const std::vector<engine::KvEventMessage>& messages) override {
+    return {{"idle_kv_events", events_of(messages)}};
   }
 
  private:
@@ -129,8 +167,11 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
         if (client_aborted.erase(rid) == 0) ended.push_back(row);
       }
     }
+    const json& events = step.at("kv_events");
     if (step.at("batch").is_null()) {
       t.found_nothing = true;
+      // on_idle published what the cache had queued: the port publishes it when the component finds it idle.
+      if (!events.empty()) out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"idle_kv_events", events}}});
       if (!emitted.empty() || !ended.empty()) {
         // Upstream ended requests outside any batch while the simulator's engine ran no step: they reach the
         // contract with the next completion.
@@ -143,7 +184,11 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
       out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"batch", step.at("batch")}}});
       out.push_back(Decision{t.tick, {},
                              {{"processed",
-                               {{"emitted", emitted}, {"ended", ended}, {"retracted", retracted_since}, {"state", step.at("state")}}}}});
+                               {{"emitted", emitted},
+                                {"ended", ended},
+                                {"retracted", retracted_since},
+                                {"state", step.at("state")},
+                                {"kv_events", events}}}}});
       retracted_since = json::array();
     }
     ticks.push_back(std::move(t));
@@ -165,7 +210,16 @@ Outcome replay(const json& trace) {
     return {Outcome::kNotStated, "configuration", std::string("the engine refuses the configuration: ") + e.what()};
   }
   Recorder recorder(*core);
-  return sim::coupled::drive_and_compare(recorder, test_support::environment(), core->plan(), ticks, want);
+  // Output tokens: upstream's stand-in samples 1000 + k, the port's sampler kSimulatedTokenId (stop_check.h).
+  sim::coupled::KvEventMatcher events({sglang::kSimulatedTokenId, sglang::kSimulatedEosTokenId});
+  return sim::coupled::drive_and_compare(
+      recorder, test_support::environment(), core->plan(), ticks, want, [&events](const json& w, json& g) {
+        auto align = [&events](const json& wp, json& gp, const char* key) {
+          if (wp.contains(key) && gp.contains(key) && events.match(wp.at(key), gp.at(key))) gp[key] = wp.at(key);
+        };
+        if (w.contains("processed") && g.contains("processed")) align(w.at("processed"), g.at("processed"), "kv_events");
+        align(w, g, "idle_kv_events");
+      });
 }
 
 }  // namespace

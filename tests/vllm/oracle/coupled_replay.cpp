@@ -169,49 +169,6 @@ class Recorder final : public sim::coupled::Recorder {
   EngineCore& core_;
 };
 
-// KV events compared up to the tokens the two samplers chose. The oracle's model-runner stand-in samples
-// 1000 + k, the port's sampler a fixed token (engines/vllm/stop_check.h): a stored block holding output tokens
-// therefore has other token ids and another hash (and so does every block chained after it). Such a position
-// matches whatever upstream sampled there, and block hashes match up to a one-to-one renaming kept for the
-// whole trace, so which blocks are the same block is still compared.
-class EventMatcher {
- public:
-  bool match(const json& want, const json& got) {
-    if (!want.is_array() || !got.is_array() || want.size() != got.size()) return false;
-    for (std::size_t i = 0; i < want.size(); ++i) {
-      const json& w = want[i];
-      const json& g = got[i];
-      if (w.size() != g.size() || w.at(0) != g.at(0)) return false;
-      const std::string kind = w.at(0);
-      if (kind == "AllBlocksCleared") continue;
-      if (!hashes(w.at(1), g.at(1))) return false;
-      if (kind == "BlockRemoved") continue;
-      if (w.at(2).is_null() != g.at(2).is_null() || (!w.at(2).is_null() && !same_block(w.at(2), g.at(2)))) return false;
-      if (w.at(4) != g.at(4) || w.at(3).size() != g.at(3).size()) return false;
-      for (std::size_t k = 0; k < w.at(3).size(); ++k) {
-        const auto port_token = g.at(3)[k].get<std::int32_t>();
-        if (port_token != kSimulatedTokenId && port_token != kSimulatedEosTokenId && port_token != w.at(3)[k]) return false;
-      }
-    }
-    return true;
-  }
-
- private:
-  bool hashes(const json& w, const json& g) {
-    if (w.size() != g.size()) return false;
-    for (std::size_t k = 0; k < w.size(); ++k) {
-      if (!same_block(w[k], g[k])) return false;
-    }
-    return true;
-  }
-  bool same_block(const json& w, const json& g) {
-    const auto a = upstream_to_port_.emplace(w.dump(), g.dump()).first;
-    const auto b = port_to_upstream_.emplace(g.dump(), w.dump()).first;
-    return a->second == g.dump() && b->second == w.dump();
-  }
-  std::map<std::string, std::string> upstream_to_port_, port_to_upstream_;
-};
-
 // Upstream's decisions from the trace, in order, and the ticks the driver times.
 std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::coupled::Tick>& ticks) {
   const json& scenario = trace.at("scenario");
@@ -295,7 +252,7 @@ Outcome replay(const json& trace) {
     return {Outcome::kNotStated, "configuration", std::string("the engine refuses the configuration: ") + e.what()};
   }
   Recorder recorder(*core);
-  EventMatcher events;
+  sim::coupled::KvEventMatcher events({kSimulatedTokenId, kSimulatedEosTokenId});  // engines/vllm/stop_check.h
   const Outcome o = sim::coupled::drive_and_compare(
       recorder, test::environment(), core->plan(), ticks, want, [&events](const json& w, json& g) {
         if (w.contains("update") && g.contains("update") &&
