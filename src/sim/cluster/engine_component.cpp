@@ -136,6 +136,7 @@ void EngineComponent::read_input_and_schedule(SimTime now) {
   while (!inbox_.empty()) {
     Dispatch d = std::move(inbox_.front());
     inbox_.pop_front();
+    d.request.received_at = static_cast<double>(now.us) / 1e6;
     if (auto refused = engine_.add_request(d.request)) {
       pending_.push_back(Outgoing{router_, MessageClass::kRefusal, Refusal{*refused}});
     } else {

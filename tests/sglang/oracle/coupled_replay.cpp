@@ -13,9 +13,9 @@
 // decision are compared too. A request the client aborted leaves the contract's records (the router learns of it
 // from the abort); upstream's rows for it are left out of the comparison likewise.
 //
-// A trace whose configuration or inputs the engine contract cannot state (priorities), or whose inputs have no
-// simulated counterpart, is listed with the reason and not replayed; the count of replayed traces is printed and
-// must reach --min-replayed.
+// Requests carry their priorities (the contract's Request.priority). A trace whose configuration the engine
+// refuses, or whose inputs have no simulated counterpart, is listed with the reason and not replayed; the count
+// of replayed traces is printed and must reach --min-replayed.
 //
 //   sglang-coupled-replay [--min-replayed N] [(TRACE.json | DIR)...]   exit 0 when every replayed trace matches and
 //   at least N were replayed; no trace argument: engines/sglang/oracle/traces of the source tree it was built from.
@@ -44,17 +44,6 @@ using json = nlohmann::json;
 using sim::coupled::Decision;
 using sim::coupled::Outcome;
 
-// Why the engine contract cannot state a trace's scenario as a user states it, or nothing.
-std::optional<std::string> not_stated(const json& scenario) {
-  if (scenario.at("config").value("enable_priority_scheduling", false)) {
-    return "priority scheduling: the contract's request carries no priority";
-  }
-  for (const auto& r : scenario.at("requests")) {
-    if (r.contains("priority") && !r.at("priority").is_null()) return "priority: the contract's request carries none";
-  }
-  return std::nullopt;
-}
-
 // The trace's configuration as server arguments (the oracle gives upstream's Scheduler the same values).
 std::vector<std::pair<std::string, std::string>> serve_args(const json& cfg) {
   auto num = [&](const char* key) { return std::to_string(cfg.at(key).get<std::int64_t>()); };
@@ -69,6 +58,10 @@ std::vector<std::pair<std::string, std::string>> serve_args(const json& cfg) {
       {"kv-events-config", R"({"publisher": "zmq", "topic": "kv-events"})"}};  // runner.py KV_EVENTS_CONFIG
   if (cfg.value("enable_mixed_chunk", false)) args.emplace_back("enable-mixed-chunk", "true");
   if (cfg.value("disable_radix_cache", false)) args.emplace_back("disable-radix-cache", "true");
+  if (cfg.value("enable_priority_scheduling", false)) {
+    args.emplace_back("enable-priority-scheduling", "true");
+    args.emplace_back("priority-scheduling-preemption-threshold", num("priority_scheduling_preemption_threshold"));
+  }
   args.emplace_back("context-length", num("context_len"));
   return args;
 }
@@ -81,6 +74,7 @@ engine::Request contract_request(const json& r) {
   q.prompt = r.at("prompt").get<std::vector<std::int32_t>>();
   q.max_tokens = r.at("max_new_tokens").get<std::int64_t>();
   q.sampled_output_len = r.value("ignore_eos", false) ? *q.max_tokens + 1 : r.at("output_len").get<std::int64_t>();
+  if (r.contains("priority") && !r.at("priority").is_null()) q.priority = r.at("priority").get<std::int64_t>();
   return q;
 }
 
@@ -199,7 +193,6 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
 Outcome replay(const json& trace) {
   if (trace.at("engine") != "sglang") throw std::runtime_error("not an sglang trace");
   const json& scenario = trace.at("scenario");
-  if (auto why = not_stated(scenario)) return {Outcome::kNotStated, why->substr(0, why->find(':')), *why};
   std::vector<sim::coupled::Tick> ticks;
   const std::vector<Decision> want = upstream_decisions(trace, ticks);
 

@@ -52,7 +52,12 @@ std::optional<std::string> not_stated(const json& scenario) {
              " group: the engine's groups come from the model (Qwen3-30B-A3B: full attention only)";
     }
   }
-  if (cfg.value("policy", std::string("fcfs")) != "fcfs") return "policy priority: the contract's request carries no priority";
+  for (const auto& r : scenario.at("requests")) {
+    if (r.contains("arrival_time") && r.at("arrival_time").get<double>() != r.at("arrival_step").get<double>()) {
+      return "arrival_time: request " + r.at("id").get<std::string>() + " states an arrival time other than its tick's; "
+             "the engine's is the instant it took the request";
+    }
+  }
   if (!scenario.value("resets", json::array()).empty()) return "resets: /reset_prefix_cache is no input of the engine contract";
   return std::nullopt;
 }
@@ -86,6 +91,7 @@ engine::Request contract_request(const json& r) {
   q.prompt = r.at("prompt").get<std::vector<std::int32_t>>();
   q.max_tokens = served_max_tokens(r);
   q.sampled_output_len = output_end(r);
+  if (r.contains("priority")) q.priority = r.at("priority").get<std::int64_t>();
   return q;
 }
 
@@ -118,7 +124,7 @@ std::vector<std::pair<std::string, std::string>> serve_args(const json& scenario
       {"enable-prefix-caching", flag(cfg.value("enable_prefix_caching", false))},
       {"enable-chunked-prefill", flag(cfg.value("enable_chunked_prefill", true))},
       {"async-scheduling", flag(cfg.value("async_scheduling", false))},
-      {"scheduling-policy", "fcfs"}};
+      {"scheduling-policy", cfg.value("policy", std::string("fcfs"))}};
   if (cfg.value("long_prefill_token_threshold", 0) != 0) {
     args.emplace_back("long-prefill-token-threshold", std::to_string(cfg.at("long_prefill_token_threshold").get<std::int64_t>()));
   }

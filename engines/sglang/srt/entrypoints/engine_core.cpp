@@ -121,7 +121,7 @@ std::optional<engine::Refused> EngineCore::add_request(const engine::Request& r)
   }
   TokenIds ids(r.prompt.begin(), r.prompt.end());
   if (input_token_num >= context_len) ids.resize(static_cast<std::size_t>(context_len));  // auto-truncate
-  auto req = std::make_unique<Req>(r.id, std::move(ids), sp);
+  auto req = std::make_unique<Req>(r.id, std::move(ids), sp, r.priority);  // the request's priority, if stated
   req->eos_token_ids = {kSimulatedEosTokenId};
   requests_.insert_or_assign(r.id, r);
   scheduler_->handle_generate_request(std::move(req));
