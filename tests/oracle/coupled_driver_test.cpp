@@ -3,6 +3,8 @@
 // router at that instant, after the messages of the step whose completion left it idle, stamped with that
 // instant. Run on the coupled replay's driver (the DEVS coordinator, a source and a sink for the router) with a
 // scripted engine: one step per request, priced at 10 us, and one idle message after each completion.
+#include "tests/oracle/coupled_driver.h"
+
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -11,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "tests/oracle/coupled_driver.h"
 #include "tests/sim/embedded_environment.h"
 
 namespace blis::sim::coupled {

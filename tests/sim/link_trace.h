@@ -15,11 +15,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "link_driver.h"
 #include "sim/cluster/link.h"
@@ -27,9 +26,9 @@
 namespace blis::sim::testing {
 
 struct LinkEvent {
-  std::int64_t t = 0;                               // microseconds
-  std::map<std::string, std::int64_t> moved;        // micro-bytes moved so far by each transfer in progress
-  std::map<std::string, double> rates;              // bytes per second, as the link reports them
+  std::int64_t t = 0;                                          // microseconds
+  std::map<std::string, std::int64_t> moved;                   // micro-bytes moved so far by each transfer in progress
+  std::map<std::string, double> rates;                         // bytes per second, as the link reports them
   std::vector<std::pair<std::string, std::int64_t>> finished;  // transfers done at t, with their bytes
 };
 
@@ -40,10 +39,12 @@ struct LinkRun {
   std::vector<LinkEvent> events;
 };
 
-inline LinkRun record_link_run(std::int64_t capacity, std::optional<std::int64_t> cap, std::vector<ScriptedStart> starts) {
+inline LinkRun record_link_run(std::int64_t capacity, std::optional<std::int64_t> cap,
+                               std::vector<ScriptedStart> starts) {
   LinkRun run{capacity, cap, starts, {}};
   LinkDriver driver(std::move(starts));
-  Link link("link", static_cast<double>(capacity), cap ? std::optional<double>(static_cast<double>(*cap)) : std::nullopt);
+  Link link("link", static_cast<double>(capacity),
+            cap ? std::optional<double>(static_cast<double>(*cap)) : std::nullopt);
   Coordinator co;
   const ComponentId d = co.add(driver), l = co.add(link);
   driver.wire(d, l);
@@ -52,7 +53,8 @@ inline LinkRun record_link_run(std::int64_t capacity, std::optional<std::int64_t
   while (co.round()) {
     LinkEvent e;
     e.t = co.now().us;
-    for (; seen < driver.finished.size(); ++seen) e.finished.emplace_back(driver.finished[seen].transfer, driver.finished[seen].bytes);
+    for (; seen < driver.finished.size(); ++seen)
+      e.finished.emplace_back(driver.finished[seen].transfer, driver.finished[seen].bytes);
     for (const auto& id : link.transfers()) e.moved[id] = static_cast<std::int64_t>(link.moved(id));
     e.rates = link.rates();
     run.events.push_back(std::move(e));
@@ -80,7 +82,8 @@ inline std::optional<std::string> judge_link_run(const LinkRun& run) {
     auto one = [&](const std::string& id, I now_moved) -> std::optional<std::string> {
       const I delta = now_moved - (moved.contains(id) ? moved[id] : 0);
       if (run.cap && delta > I{*run.cap} * dt)
-        return id + " moved " + s(delta) + " micro-bytes in " + s(dt) + " us, above its cap of " + std::to_string(*run.cap) + " bytes/s";
+        return id + " moved " + s(delta) + " micro-bytes in " + s(dt) + " us, above its cap of " +
+               std::to_string(*run.cap) + " bytes/s";
       total += delta;
       moved[id] = now_moved;
       return std::nullopt;
@@ -90,7 +93,8 @@ inline std::optional<std::string> judge_link_run(const LinkRun& run) {
       if (finish_at.contains(id)) return id + " finished twice";
       finish_at[id] = e.t;
       if (!by_id.contains(id)) return id + " finished but never started";
-      if (bytes != by_id.at(id).bytes) return id + " finished with " + std::to_string(bytes) + " bytes of " + std::to_string(by_id.at(id).bytes);
+      if (bytes != by_id.at(id).bytes)
+        return id + " finished with " + std::to_string(bytes) + " bytes of " + std::to_string(by_id.at(id).bytes);
       if (auto bad = one(id, I{bytes} * kMicro)) return bad;
     }
     for (const auto& [id, m] : e.moved) {
@@ -102,11 +106,12 @@ inline std::optional<std::string> judge_link_run(const LinkRun& run) {
     double rate_sum = 0;
     for (const auto& [id, r] : e.rates) {
       rate_sum += r;
-      if (run.cap && r > static_cast<double>(*run.cap)) return id + " runs at " + std::to_string(r) + " bytes/s, above the cap";
+      if (run.cap && r > static_cast<double>(*run.cap))
+        return id + " runs at " + std::to_string(r) + " bytes/s, above the cap";
     }
     if (rate_sum > static_cast<double>(run.capacity) * (1 + 1e-9))
-      return "at " + std::to_string(e.t) + " us the rates sum to " + std::to_string(rate_sum) + " bytes/s, above the capacity " +
-             std::to_string(run.capacity);
+      return "at " + std::to_string(e.t) + " us the rates sum to " + std::to_string(rate_sum) +
+             " bytes/s, above the capacity " + std::to_string(run.capacity);
     floor_slack += static_cast<I>(e.moved.size());
     if (e.moved.empty() && k + 1 < run.events.size()) idle_between = true;
     prev = e.t;
@@ -121,7 +126,8 @@ inline std::optional<std::string> judge_link_run(const LinkRun& run) {
     const I took = finish_at.at(st.transfer) - st.at.us;
     last = std::max(last, finish_at.at(st.transfer));
     if (took * capacity < I{st.bytes} * kMicro)
-      return st.transfer + " finished " + s(took) + " us after its start, before " + std::to_string(st.bytes) + " bytes could move";
+      return st.transfer + " finished " + s(took) + " us after its start, before " + std::to_string(st.bytes) +
+             " bytes could move";
     if (run.cap && took * I{*run.cap} < I{st.bytes} * kMicro)
       return st.transfer + " finished " + s(took) + " us after its start, faster than its cap allows";
   }
@@ -135,9 +141,12 @@ inline std::optional<std::string> judge_link_run(const LinkRun& run) {
 }
 
 inline nlohmann::json to_json(const LinkRun& run) {
-  nlohmann::json j = {{"capacity", run.capacity}, {"cap", run.cap ? nlohmann::json(*run.cap) : nlohmann::json(nullptr)}};
-  for (const auto& st : run.starts) j["starts"].push_back({{"at", st.at.us}, {"transfer", st.transfer}, {"bytes", st.bytes}});
-  for (const auto& e : run.events) j["events"].push_back({{"t", e.t}, {"moved", e.moved}, {"rates", e.rates}, {"finished", e.finished}});
+  nlohmann::json j = {{"capacity", run.capacity},
+                      {"cap", run.cap ? nlohmann::json(*run.cap) : nlohmann::json(nullptr)}};
+  for (const auto& st : run.starts)
+    j["starts"].push_back({{"at", st.at.us}, {"transfer", st.transfer}, {"bytes", st.bytes}});
+  for (const auto& e : run.events)
+    j["events"].push_back({{"t", e.t}, {"moved", e.moved}, {"rates", e.rates}, {"finished", e.finished}});
   return j;
 }
 
@@ -145,7 +154,8 @@ inline LinkRun link_run_from_json(const nlohmann::json& j) {
   LinkRun run;
   run.capacity = j.at("capacity");
   if (!j.at("cap").is_null()) run.cap = j.at("cap").get<std::int64_t>();
-  for (const auto& st : j.at("starts")) run.starts.push_back({SimTime{st.at("at").get<std::int64_t>()}, st.at("transfer"), st.at("bytes")});
+  for (const auto& st : j.at("starts"))
+    run.starts.push_back({SimTime{st.at("at").get<std::int64_t>()}, st.at("transfer"), st.at("bytes")});
   for (const auto& e : j.at("events")) {
     run.events.push_back({e.at("t"), e.at("moved").get<std::map<std::string, std::int64_t>>(),
                           e.at("rates").get<std::map<std::string, double>>(),

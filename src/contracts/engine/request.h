@@ -1,7 +1,7 @@
 // A request as an engine receives it (INTERFACES.md "What a request carries"): the prompt as token IDs,
-// the client's max tokens and priority, when it took effect, and the sampled output length, which only the engine's stop check reads, as an
-// end-of-sequence token at that position (DEV-13; the blis-sampled-length lint holds every other reader
-// out). The workload never needs a tokenizer.
+// the client's max tokens and priority, when the engine took it, and the sampled output length, which only
+// the engine's stop check reads, as an end-of-sequence token at that position (DEV-13; the
+// blis-sampled-length lint holds every other reader out). The workload never needs a tokenizer.
 #pragma once
 
 #include <cstdint>

@@ -92,9 +92,10 @@ json events_of(const std::vector<engine::KvEventMessage>& messages) {
   for (const auto& m : messages) {
     for (const auto& e : m.events) {
       if (const auto* st = std::get_if<engine::KvBlockStored>(&e)) {
-        out.push_back({"BlockStored", hashes(st->block_hashes),
-                       st->parent_block_hash ? json(hash(std::get<std::uint64_t>(*st->parent_block_hash))) : json(nullptr),
-                       st->token_ids, st->block_size, opt(st->lora_id), opt(st->medium)});
+        const json parent =
+            st->parent_block_hash ? json(hash(std::get<std::uint64_t>(*st->parent_block_hash))) : json(nullptr);
+        out.push_back({"BlockStored", hashes(st->block_hashes), parent, st->token_ids, st->block_size,
+                       opt(st->lora_id), opt(st->medium)});
       } else if (const auto* rm = std::get_if<engine::KvBlockRemoved>(&e)) {
         out.push_back({"BlockRemoved", hashes(rm->block_hashes), opt(rm->medium)});
       } else {
@@ -165,7 +166,9 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
     if (step.at("batch").is_null()) {
       t.found_nothing = true;
       // on_idle published what the cache had queued: the port publishes it when the component finds it idle.
-      if (!events.empty()) out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"idle_kv_events", events}}});
+      if (!events.empty()) {
+        out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"idle_kv_events", events}}});
+      }
       if (!emitted.empty() || !ended.empty()) {
         // Upstream ended requests outside any batch while the simulator's engine ran no step: they reach the
         // contract with the next completion.
@@ -210,7 +213,9 @@ Outcome replay(const json& trace) {
         auto align = [&events](const json& wp, json& gp, const char* key) {
           if (wp.contains(key) && gp.contains(key) && events.match(wp.at(key), gp.at(key))) gp[key] = wp.at(key);
         };
-        if (w.contains("processed") && g.contains("processed")) align(w.at("processed"), g.at("processed"), "kv_events");
+        if (w.contains("processed") && g.contains("processed")) {
+          align(w.at("processed"), g.at("processed"), "kv_events");
+        }
         align(w, g, "idle_kv_events");
       });
 }

@@ -8,8 +8,9 @@
 // new-token ratio, the allocator's available size and the radix cache's evictable and protected sizes, and the
 // KV-cache events published in the step (type, block hashes, parent hash, tokens, block size, LoRA id, medium;
 // the hashes are compared as they are: both sides hash the same tokens with SHA-256, hash_binding.cpp@71de97b2
-// upstream, mem_cache/utils.cpp here, since the sampled tokens are the trace's). The comparison is two-sided: each step's port record is built in the trace's shape and compared whole, so a
-// field present on one side only is a mismatch. The first divergent step is reported with both sides.
+// upstream, mem_cache/utils.cpp here, since the sampled tokens are the trace's). The comparison is two-sided:
+// each step's port record is built in the trace's shape and compared whole, so a field present on one side only
+// is a mismatch. The first divergent step is reported with both sides.
 //
 // One step is one iteration of upstream's event_loop_normal (the overlap loop is not recorded): the port's
 // next_batch() (get_next_batch_to_run, then process_batch_result with the trace's tokens). An iteration that

@@ -54,8 +54,8 @@ std::optional<std::string> not_stated(const json& scenario) {
   }
   for (const auto& r : scenario.at("requests")) {
     if (r.contains("arrival_time") && r.at("arrival_time").get<double>() != r.at("arrival_step").get<double>()) {
-      return "arrival_time: request " + r.at("id").get<std::string>() + " states an arrival time other than its tick's; "
-             "the engine's is the instant it took the request";
+      return "arrival_time: request " + r.at("id").get<std::string>() +
+             " states an arrival time other than its tick's; the engine's is the instant it took the request";
     }
   }
   if (!scenario.value("resets", json::array()).empty()) return "resets: /reset_prefix_cache is no input of the engine contract";

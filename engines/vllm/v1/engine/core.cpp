@@ -123,8 +123,8 @@ std::optional<engine::Refused> EngineCore::add_request(const engine::Request& r)
   }
   // core.py@6e448d0e add_request via input_processor.py@6e448d0e process_inputs: the request's priority (0 when
   // the client states none) and its arrival time, which the priority policy orders equal priorities by.
-  auto request = std::make_unique<Request>(r.id, r.prompt, max_tokens, r.received_at, r.priority.value_or(0), std::nullopt,
-                                           std::nullopt, block_hasher_);
+  auto request = std::make_unique<Request>(r.id, r.prompt, max_tokens, r.received_at, r.priority.value_or(0),
+                                           std::nullopt, std::nullopt, block_hasher_);
   request->eos_token_id = kSimulatedEosTokenId;
   requests_.insert_or_assign(r.id, r);
   scheduler_->add_request(std::move(request));
