@@ -126,6 +126,22 @@ TEST(SglMemCachePort, ReqToTokenPoolAllocFree) {
   EXPECT_EQ(pool.read(3, 0, 4), (IndexVector{0, 7, 8, 0}));
 }
 
+// memory_pool.py@71de97b2 ReqToTokenPool.alloc / free: upstream's asserts raise AssertionError, which the
+// port throws as an error to its caller (SIM-2: never an abort). Pairs: the closest inputs that pass.
+TEST(SglMemCachePort, ReqToTokenPoolAssertsThrow) {
+  ReqToTokenPool pool(2, 4);
+  PoolReq held;
+  held.req_pool_idx = 1;  // holds a slot with nothing committed and no middle chunk in flight
+  std::vector<PoolReq*> reqs{&held};
+  EXPECT_THROW(pool.alloc(std::span<PoolReq*>(reqs)), std::logic_error);
+  held.kv_committed_len = 1;  // the closest request that may reuse its slot
+  EXPECT_EQ(pool.alloc(std::span<PoolReq*>(reqs)), (std::vector<std::int64_t>{1}));
+  PoolReq none;
+  EXPECT_THROW(pool.free(none), std::logic_error);
+  pool.free(held);
+  EXPECT_FALSE(held.req_pool_idx.has_value());
+}
+
 // radix_cache.py@71de97b2 RadixCache.evict: LRU follows access order (the logical clock), so a leaf
 // matched after a newer insert outlives it.
 TEST(SglMemCachePort, EvictFollowsAccessOrder) {
@@ -223,6 +239,39 @@ TEST(SglMemCachePort, SaltedEventHashesChainOnSaltSeed) {
   EXPECT_EQ(stored.block_hashes, (std::vector<std::int64_t>{31502315585564397LL}));
   ASSERT_TRUE(stored.metadata.has_value());
   EXPECT_EQ(stored.metadata->cache_salt, "tenant-a");
+}
+
+// events.py@71de97b2 KVCacheEventMixin._record_store_event: upstream asserts a salted node's parent carries
+// event hash values; the port throws that AssertionError to its caller (SIM-2: never an abort). Through
+// insert the parent's hashes are always filled first (compute_node_event_hash_values walks up the path), so
+// the store is recorded directly for a node whose own hashes are known. Pair: the parent keeps its hashes.
+TEST(SglMemCachePort, SaltedStoreEventAssertThrows) {
+  for (const bool drop_parent_hashes : {false, true}) {
+    SCOPED_TRACE(testing::Message() << "drop_parent_hashes " << drop_parent_hashes);
+    auto cache = RadixCache::create_simulated(false, nullptr, 2, true);
+    auto salted = [](std::vector<std::int64_t> tokens) {
+      return RadixKey(std::move(tokens), std::nullopt, false, std::nullopt, std::string("tenant-a"));
+    };
+    InsertParams first;
+    first.key = salted({1, 2});
+    cache->insert(first);
+    InsertParams longer;
+    longer.key = salted({1, 2, 3, 4});
+    cache->insert(longer);
+    TreeNode* child = cache->match_prefix(MatchPrefixParams{salted({1, 2, 3, 4})}).last_device_node;
+    ASSERT_NE(child, nullptr);
+    ASSERT_NE(child->parent, cache->root_node.get());
+    ASSERT_TRUE(child->event_hash_value.has_value());
+    ASSERT_TRUE(child->parent->event_hash_value.has_value());
+    (void)cache->take_events();
+    if (drop_parent_hashes) child->parent->event_hash_value.reset();
+    if (drop_parent_hashes) {
+      EXPECT_THROW(cache->record_store_event(*child, 2, cache->root_node.get(), std::nullopt), std::logic_error);
+    } else {
+      cache->record_store_event(*child, 2, cache->root_node.get(), std::nullopt);
+      EXPECT_EQ(cache->take_events().size(), 1u);
+    }
+  }
 }
 
 // radix_cache.py@71de97b2 RadixCache: the size bookkeeping of insert, match (with splits), lock_ref and

@@ -4,7 +4,7 @@
 #include "srt/mem_cache/events.h"
 
 #include <algorithm>
-#include <cassert>
+#include <stdexcept>
 #include <utility>
 
 #include "srt/mem_cache/utils.h"
@@ -52,7 +52,8 @@ void KVCacheEventMixin::record_store_event(TreeNode& node, std::int64_t page_siz
     const std::optional<std::vector<std::string>>* parent_hash_values = nullptr;
     if (salted) {
       parent_hash_values = &node.parent->event_hash_value;
-      assert(parent_hash_values->has_value());
+      if (!parent_hash_values->has_value())  // upstream's assert (an AssertionError that propagates)
+        throw std::logic_error("radix cache events: a salted node's parent has no event hash values");
     } else {
       parent_hash_values = &node.parent->hash_value;
     }

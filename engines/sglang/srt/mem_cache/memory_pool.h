@@ -3,10 +3,10 @@
 // Changed for BLIS: a C++ port of python/sglang/srt/mem_cache/memory_pool.py@71de97b2; ReqToTokenPool only, with the req_to_token table held as rows grown on write (unwritten cells read 0, as upstream's torch.zeros), and alloc/free templates over the request type. Not ported: the KV caches themselves (no KV data is stored), the mamba pools and HybridReqToTokenPool, the memory saver.
 #pragma once
 
-#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "srt/mem_cache/allocator/base.h"
@@ -39,7 +39,9 @@ class ReqToTokenPool {
     std::int64_t reusing = 0;
     for (ReqT* r : reqs) {
       if (r->req_pool_idx.has_value()) {
-        assert(r->inflight_middle_chunks > 0 || r->kv_committed_len > 0);
+        // Upstream's assert (an AssertionError that propagates).
+        if (!(r->inflight_middle_chunks > 0 || r->kv_committed_len > 0))
+          throw std::logic_error("ReqToTokenPool.alloc: a request reusing its slot has no committed KV");
         ++reusing;
       }
     }
@@ -64,7 +66,7 @@ class ReqToTokenPool {
   // memory_pool.py@71de97b2 ReqToTokenPool.free.
   template <class ReqT>
   void free(ReqT& req) {
-    assert(req.req_pool_idx.has_value());
+    if (!req.req_pool_idx.has_value()) throw std::logic_error("ReqToTokenPool.free: the request holds no slot");
     free_slots.push_back(*req.req_pool_idx);
     req.req_pool_idx.reset();
   }
