@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -72,6 +73,22 @@ Trace read_trace_text(const std::string& text, const std::string& name) {
     }
     return v;
   };
+  // The bounds a scenario's fields of the same kinds hold (schemas/docs/scenario.yaml: a client's max_tokens
+  // and timeout, a token count, a seed), in the words the schema's validators use (SIM-11).
+  auto at_least = [&](std::int64_t v, std::int64_t min, const char* field) {
+    if (v < min) {
+      throw std::invalid_argument(name + ": record " + std::to_string(lineno) + ": " + field + ": " + std::to_string(v) +
+                                  " is below the minimum " + std::to_string(min));
+    }
+    return v;
+  };
+  auto positive = [&](std::int64_t v, const char* field) {
+    at_least(v, 0, field);
+    if (v == 0) {
+      throw std::invalid_argument(name + ": record " + std::to_string(lineno) + ": " + field + ": 0 must be greater than 0");
+    }
+    return v;
+  };
   while (std::getline(in, line)) {
     ++lineno;
     const auto f = split_fields(line, ',');
@@ -79,7 +96,7 @@ Trace read_trace_text(const std::string& text, const std::string& name) {
     TraceRow r;
     r.request.id = f[0];
     r.client = f[1];
-    r.user = integer(f[2], "user");
+    r.user = at_least(integer(f[2], "user"), -1, "user");  // -1: an open arrival's
     if (f[3] == "open") r.cause = Cause::kOpen;
     else if (f[3] == "start") r.cause = Cause::kStart;
     else if (f[3] == "after") r.cause = Cause::kAfter;
@@ -88,13 +105,23 @@ Trace read_trace_text(const std::string& text, const std::string& name) {
     if (r.cause == Cause::kAfter && !seen.contains(r.after)) {
       throw std::invalid_argument(name + ": record " + std::to_string(lineno) + ": after '" + r.after + "' is not an earlier request");
     }
-    r.time_us = integer(f[5], "time_us");
-    if (!f[6].empty()) r.timeout_us = integer(f[6], "timeout_us");
-    if (!f[7].empty()) r.request.max_tokens = integer(f[7], "max_tokens");
-    r.measured = integer(f[8], "measured") != 0;
-    r.request.sampled_output_len = integer(f[9], "sampled_output_len");
+    r.time_us = at_least(integer(f[5], "time_us"), 0, "time_us");
+    if (!f[6].empty()) r.timeout_us = positive(integer(f[6], "timeout_us"), "timeout_us");
+    if (!f[7].empty()) r.request.max_tokens = at_least(integer(f[7], "max_tokens"), 1, "max_tokens");
+    if (f[8] != "0" && f[8] != "1") {
+      throw std::invalid_argument(name + ": record " + std::to_string(lineno) + ": measured '" + f[8] + "' is not 0 or 1");
+    }
+    r.measured = f[8] == "1";
+    r.request.sampled_output_len = at_least(integer(f[9], "sampled_output_len"), 0, "sampled_output_len");
     if (!f[10].empty()) {
-      for (const auto& tok : split_fields(f[10], ' ')) r.request.prompt.push_back(static_cast<std::int32_t>(integer(tok, "prompt")));
+      for (const auto& tok : split_fields(f[10], ' ')) {
+        const std::int64_t id = integer(tok, "prompt");
+        if (id < 0 || id > std::numeric_limits<std::int32_t>::max()) {
+          throw std::invalid_argument(name + ": record " + std::to_string(lineno) + ": prompt: token id " + tok +
+                                      " is outside 0 to " + std::to_string(std::numeric_limits<std::int32_t>::max()));
+        }
+        r.request.prompt.push_back(static_cast<std::int32_t>(id));
+      }
     }
     if (!seen.insert(r.request.id).second) throw std::invalid_argument(name + ": record " + std::to_string(lineno) + ": request '" + r.request.id + "' again");
     t.rows.push_back(std::move(r));
