@@ -133,7 +133,7 @@ int compare_main(std::span<const std::string_view> args, const Runtime& runtime)
       return 0;
     } else if (a == "--replications" || a == "--threads") {
       const auto n = has_value ? positive(v) : std::nullopt;
-      if (!n) return refuse(std::string(a) + " needs a positive integer");
+      if (!n) return refuse(positive_refusal(a, has_value, v));
       if (a == "--replications") replications = *n;
       else threads = static_cast<int>(*n);
       ++i;

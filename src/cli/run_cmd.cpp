@@ -141,7 +141,8 @@ int run_main(std::span<const std::string_view> args, const Runtime& runtime, boo
     if (a == "--replications" || a == "--threads") {
       const auto v = has_value ? positive(rest[i + 1]) : std::nullopt;
       if (!v) {
-        std::fprintf(stderr, "blis run: %.*s needs a positive integer\n%s", static_cast<int>(a.size()), a.data(), kRunUsage.data());
+        std::fprintf(stderr, "blis run: %s\n%s", positive_refusal(a, has_value, has_value ? rest[i + 1] : "").c_str(),
+                     kRunUsage.data());
         return 2;
       }
       if (a == "--replications") {

@@ -67,7 +67,8 @@ int score_main(std::span<const std::string_view> args) {
     } else if (a == "--limit" || a == "--replications") {
       const auto v = has_value ? positive(rest[i + 1]) : std::nullopt;
       if (!v) {
-        std::fprintf(stderr, "blis score: %.*s needs a positive integer\n%s", static_cast<int>(a.size()), a.data(), kScoreUsage.data());
+        std::fprintf(stderr, "blis score: %s\n%s", positive_refusal(a, has_value, has_value ? rest[i + 1] : "").c_str(),
+                     kScoreUsage.data());
         return 2;
       }
       if (a == "--limit") options.limit = *v;

@@ -192,7 +192,12 @@ class ProductionRun(unittest.TestCase):
         self.assertEqual(run(BLIS, "run").returncode, 2)
         out = run(BLIS, "run", "--replications", "0", "x.yaml")
         self.assertEqual(out.returncode, 2)
-        self.assertIn("--replications needs a positive integer", out.stderr)
+        self.assertIn("--replications: '0' is not a positive integer", out.stderr)
+        out = run(BLIS, "run", "--replications", "1.5", "x.yaml")
+        self.assertIn("--replications: '1.5' is not a positive integer", out.stderr)
+        out = run(BLIS, "run", "--replications")
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--replications needs a value: a positive integer", out.stderr)
         self.assertEqual(run(BLIS, "run", "--colour", "x.yaml").returncode, 2)
 
     def test_a_missing_scenario_file_is_named(self):
