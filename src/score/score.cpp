@@ -43,6 +43,33 @@ double median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+std::optional<MedianInterval> median_interval(std::vector<double> v, double level) {
+  if (!(level > 0.0 && level < 1.0)) throw std::invalid_argument("median_interval: level " + std::to_string(level) + " is not in (0, 1)");
+  const std::size_t n = v.size();
+  if (n == 0 || n > 16000) return std::nullopt;
+  std::sort(v.begin(), v.end());
+  // P(Bin(n, 1/2) <= j) for j = 0, 1, ...: c_j = C(n, j) / 2^n by c_{j+1} = c_j (n - j) / (j + 1). Only +, *,
+  // / and an exact power of two: the same bits on every IEEE machine.
+  long double c = std::ldexp(1.0L, -static_cast<int>(n));
+  long double cdf = c;  // P(Bin <= k - 1) for the k being tried, starting at k = 1
+  const long double alpha = 1.0L - static_cast<long double>(level);
+  std::size_t k = 0;
+  long double tail = 0;
+  for (std::size_t j = 0; 2 * (j + 1) <= n; ++j) {
+    if (2.0L * cdf > alpha) break;
+    k = j + 1;
+    tail = cdf;
+    c = c * static_cast<long double>(n - j) / static_cast<long double>(j + 1);
+    cdf += c;
+  }
+  if (k == 0) return std::nullopt;
+  MedianInterval out;
+  out.low = v[k - 1];
+  out.high = v[n - k];
+  out.confidence = static_cast<double>(1.0L - 2.0L * tail);
+  return out;
+}
+
 std::vector<LaneFigures> lane_figures(const std::vector<PointRecord>& records) {
   std::map<Lane, std::pair<std::vector<double>, std::vector<double>>> by;
   for (const auto& r : records) {
@@ -58,6 +85,8 @@ std::vector<LaneFigures> lane_figures(const std::vector<PointRecord>& records) {
     f.points = static_cast<std::int64_t>(apes.first.size());
     f.ttft_mdape = median(apes.first);
     f.tpot_mdape = median(apes.second);
+    f.ttft_interval = median_interval(apes.first, 0.95);
+    f.tpot_interval = median_interval(apes.second, 0.95);
     out.push_back(std::move(f));
   }
   return out;
@@ -175,10 +204,16 @@ std::string report_text(const Report& rep) {
       if (!common_estimate(e)) s += "    estimate: " + e + "\n";
     }
   }
-  s += "\nlanes (engine release | chip | model | layout): points, median APE of TTFT and TPOT\n";
+  s += "\nlanes (engine release | chip | model | layout): points, median APE of TTFT and TPOT [order-statistic "
+       "interval, its exact confidence; it covers which points were measured, not the runs' replication intervals, "
+       "the measurements' noise or the coefficients' intervals]\n";
+  const auto median_text = [](double m, const std::optional<MedianInterval>& i) {
+    if (!i) return fixed(m, 1) + "% (no interval: fewer than 6 points)";
+    return fixed(m, 1) + "% [" + fixed(i->low, 1) + ", " + fixed(i->high, 1) + "; " + fixed(i->confidence * 100.0, 1) + "%]";
+  };
   for (const auto& l : rep.lanes) {
-    s += "  " + l.lane.text() + ": " + std::to_string(l.points) + " point(s), TTFT " + fixed(l.ttft_mdape, 1) + "%, TPOT " +
-         fixed(l.tpot_mdape, 1) + "%\n";
+    s += "  " + l.lane.text() + ": " + std::to_string(l.points) + " point(s), TTFT " + median_text(l.ttft_mdape, l.ttft_interval) +
+         ", TPOT " + median_text(l.tpot_mdape, l.tpot_interval) + "\n";
   }
   s += "\nnot scored (G5), with the reasons of design 11.4 (the first is the point's):\n";
   for (const auto& r : rep.points) {
@@ -207,6 +242,11 @@ std::string report_text(const Report& rep) {
 
 std::string report_json(const Report& rep) {
   using J = nlohmann::ordered_json;
+  // A lane's median interval, or why there is none.
+  const auto median_json = [](const std::optional<MedianInterval>& i) -> J {
+    if (!i) return J{{"withheld", "fewer than 6 points: no order-statistic interval reaches 95%"}};
+    return J{{"low", i->low}, {"high", i->high}, {"confidence", i->confidence}};
+  };
   J j;
   j["engines"] = J::array();
   for (const auto& b : kBackends) j["engines"].push_back({{"kind", b.backend}, {"release", b.release}});
@@ -234,6 +274,7 @@ std::string report_json(const Report& rep) {
                {"generated", m.generated}, {"completed", m.completed}};
       if (m.ttft_low_ms) sim["ttft_interval_ms"] = {*m.ttft_low_ms, *m.ttft_high_ms};
       if (m.tpot_low_ms) sim["tpot_interval_ms"] = {*m.tpot_low_ms, *m.tpot_high_ms};
+      sim["uncertainty"] = {{"random_input", m.random_input}, {"covers", m.covers}, {"leaves_out", m.leaves_out}};
       p["simulated"] = sim;
       p["ape_percent"] = {{"ttft", *r.ttft_ape}, {"tpot", *r.tpot_ape}};
       p["lane"] = {{"engine", r.lane.engine}, {"release", r.lane.release}, {"chip", r.lane.chip},
@@ -246,7 +287,13 @@ std::string report_json(const Report& rep) {
   for (const auto& l : rep.lanes) {
     j["lanes"].push_back({{"engine", l.lane.engine}, {"release", l.lane.release}, {"chip", l.lane.chip},
                           {"model", l.lane.model}, {"layout", l.lane.layout}, {"points", l.points},
-                          {"ttft_median_ape_percent", l.ttft_mdape}, {"tpot_median_ape_percent", l.tpot_mdape}});
+                          {"ttft_median_ape_percent", l.ttft_mdape}, {"tpot_median_ape_percent", l.tpot_mdape},
+                          {"ttft_median_ape_interval", median_json(l.ttft_interval)},
+                          {"tpot_median_ape_interval", median_json(l.tpot_interval)},
+                          {"uncertainty", {{"method", "order_statistics"},
+                                           {"covers", {"point_sampling"}},
+                                           {"leaves_out", {"replication_intervals", "measurement_noise",
+                                                           "coefficient_intervals", "method_error"}}}}});
   }
   j["totals"] = J::object();
   for (const auto& [k, n] : rep.by_grade) j["totals"][k] = n;

@@ -25,6 +25,9 @@ struct Simulated {
   std::optional<double> ttft_low_ms, ttft_high_ms, tpot_low_ms, tpot_high_ms;  // the replication interval
   std::int64_t replications = 0;
   std::int64_t generated = 0, completed = 0;
+  // Which uncertainty the replication interval covers (DEV-11), as the run's Result states it.
+  bool random_input = false;
+  std::vector<std::string> covers, leaves_out;
 };
 
 // Runs a scenario's text (name: for messages); throws on a refusal or a failed run.
@@ -46,10 +49,21 @@ struct PointRecord {
   double seconds = 0;                        // the run's wall time
 };
 
+// A distribution-free interval for a median from the order statistics of n values: [x_(k), x_(n+1-k)] with
+// the largest k whose exact coverage under the binomial law, 1 - 2 P(Bin(n, 1/2) <= k - 1), is at least the
+// level asked for. It covers which points were measured (the lane's points as a sample of the lane), not the
+// simulated figures' own replication intervals, the measurements' noise or the coefficients' intervals.
+struct MedianInterval {
+  double low = 0, high = 0;
+  double confidence = 0;  // the exact coverage (at least the level asked for)
+};
+
 struct LaneFigures {
   Lane lane;
   std::int64_t points = 0;
   double ttft_mdape = 0, tpot_mdape = 0;  // median APE, percent
+  // Their intervals at 95%; absent with fewer than 6 points (no order-statistic interval reaches 95%).
+  std::optional<MedianInterval> ttft_interval, tpot_interval;
 };
 
 struct Report {
@@ -72,6 +86,9 @@ struct Options {
 double ape(double simulated, double measured);
 // The median (the mean of the middle two of an even count); refuses an empty list.
 double median(std::vector<double> values);
+// The order-statistic interval of the median at `level` (in (0, 1)); nothing when n is too small for any
+// interval to reach it, or above 16000 values (the exact binomial sum is computed in long double).
+std::optional<MedianInterval> median_interval(std::vector<double> values, double level);
 // The lanes of the scored records, sorted by lane, each with its median APEs and point count.
 std::vector<LaneFigures> lane_figures(const std::vector<PointRecord>& records);
 

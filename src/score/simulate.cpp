@@ -30,6 +30,9 @@ Runner api_runner(const sim::api::Runtime& runtime, std::optional<std::int64_t> 
       s.tpot_low_ms = *tpot.low * 1000.0;
       s.tpot_high_ms = *tpot.high * 1000.0;
     }
+    s.random_input = ttft.random_input;
+    s.covers = ttft.covers;
+    s.leaves_out = ttft.leaves_out;
     s.replications = sum.replications;
     s.generated = sum.generated;
     s.completed = sum.completed;

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <vector>
 
 #include "score/score.h"
 
@@ -27,6 +29,55 @@ TEST(Report, Median) {
   EXPECT_DOUBLE_EQ(median({10, 40, 20}), 20);
   EXPECT_DOUBLE_EQ(median({5, 1, 3, 100}), 4);  // (3 + 5) / 2
   EXPECT_THROW(median({}), std::invalid_argument);
+}
+
+// The order-statistic interval of a median (DEV-11): worked by hand from the binomial law. n = 6: only
+// [min, max] reaches 95%, with coverage 1 - 2/64; n = 5 cannot (1 - 2/32 < 95%); n = 10: [x(2), x(9)] with
+// 1 - 2 * 11/1024 (x(3), x(8) would give 1 - 2 * 56/1024 < 95%).
+TEST(Report, MedianInterval) {
+  EXPECT_FALSE(median_interval({5, 1, 4, 2, 3}, 0.95).has_value());
+  const auto six = median_interval({6, 1, 5, 2, 4, 3}, 0.95);
+  ASSERT_TRUE(six.has_value());
+  EXPECT_EQ(six->low, 1);
+  EXPECT_EQ(six->high, 6);
+  EXPECT_DOUBLE_EQ(six->confidence, 1.0 - 2.0 / 64.0);
+  const auto ten = median_interval({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.95);
+  ASSERT_TRUE(ten.has_value());
+  EXPECT_EQ(ten->low, 2);
+  EXPECT_EQ(ten->high, 9);
+  EXPECT_DOUBLE_EQ(ten->confidence, 1.0 - 22.0 / 1024.0);
+  // At 90% n = 5 reaches [min, max] (1 - 2/32 = 93.75%).
+  const auto five = median_interval({5, 1, 4, 2, 3}, 0.90);
+  ASSERT_TRUE(five.has_value());
+  EXPECT_DOUBLE_EQ(five->confidence, 0.9375);
+  EXPECT_FALSE(median_interval({}, 0.95).has_value());
+  EXPECT_THROW(median_interval({1, 2}, 1.0), std::invalid_argument);
+  EXPECT_THROW(median_interval({1, 2}, 0.0), std::invalid_argument);
+}
+
+// Coverage of the interval measured on many samples (the interval is exact: at least its stated confidence),
+// from a fixed linear congruential sequence of uniform values whose median is 0.5.
+TEST(Report, MedianIntervalCoversAtItsConfidence) {
+  std::uint64_t state = 42;
+  auto uniform = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  for (std::size_t n : {6u, 25u, 101u}) {
+    int covered = 0;
+    const int trials = 4000;
+    double stated = 0;
+    for (int t = 0; t < trials; ++t) {
+      std::vector<double> v(n);
+      for (auto& x : v) x = uniform();
+      const auto i = median_interval(v, 0.95);
+      ASSERT_TRUE(i.has_value());
+      stated = i->confidence;
+      if (i->low <= 0.5 && 0.5 <= i->high) ++covered;
+    }
+    // Three binomial standard deviations below the stated coverage at most (sd <= 0.35 points at 95%).
+    EXPECT_GE(static_cast<double>(covered) / trials, stated - 0.011) << "n " << n;
+  }
 }
 
 PointRecord scored(const Lane& lane, double ttft_ape, double tpot_ape) {

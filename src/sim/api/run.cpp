@@ -70,6 +70,9 @@ Summary run_text(const std::string& scenario_text, const std::string& name, cons
       fig.high = m.interval->high;
       fig.confidence = m.interval->confidence.value();
     }
+    fig.random_input = m.uncertainty.random_input;
+    fig.covers = m.uncertainty.covers;
+    fig.leaves_out = m.uncertainty.leaves_out;
     s.figures[m.metric] = fig;
   }
   s.result = std::move(run.result);

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "contracts/engine/engine.h"
 #include "data/data_set.h"
@@ -45,6 +46,9 @@ struct Figure {
   std::optional<std::string> withheld;
   std::optional<double> low, high;  // the replication interval, when the run has one
   std::optional<double> confidence;
+  // Which uncertainty the interval covers (DEV-11): the Result's statement, copied as it is.
+  bool random_input = false;
+  std::vector<std::string> covers, leaves_out;
 };
 
 struct Summary {
