@@ -105,7 +105,7 @@ class Source final : public Atomic {
   SimTime now_{};
 };
 
-// Stands in for the router and the scrape line: keeps the refusals and KV-event messages, counts the step records.
+// Stands in for the router and the scrape line: keeps the refusals, KV-event messages and step records.
 class Sink final : public Atomic {
  public:
   std::string_view name() const override { return "coupled-sink"; }
@@ -115,7 +115,10 @@ class Sink final : public Atomic {
   void external(SimTime now, SimTime, const Bag& bag) override {
     for (const auto& m : bag) {
       if (const auto* r = std::get_if<Refusal>(&m.payload)) result.refused.push_back(r->refused);
-      if (std::holds_alternative<StepRecord>(m.payload)) ++result.step_records;
+      if (const auto* st = std::get_if<StepRecord>(&m.payload)) {
+        ++result.step_records;
+        result.steps.push_back(StepSeen{st->started, now, st->first_scheduled});
+      }
       if (const auto* k = std::get_if<KvEvents>(&m.payload)) result.kv_events.emplace_back(now, k->message);
     }
   }

@@ -82,10 +82,19 @@ class FixedStepEnvironment final : public engine::Environment {
   SimTime step_;
 };
 
-// What the run's engine component sent: refusals by request id, and the number of step records.
+// One step as its record reached the sink: when it started, when its record arrived (the step's end: the
+// component sends it on completion, with no delay to the sink), and the requests it ran for the first time.
+struct StepSeen {
+  SimTime started;
+  SimTime ended;
+  std::vector<std::string> first_scheduled;
+};
+
+// What the run's engine component sent: refusals by request id, and the step records.
 struct RunResult {
   std::vector<engine::Refused> refused;
   std::int64_t step_records = 0;
+  std::vector<StepSeen> steps;  // in the order their records arrived
   std::vector<std::pair<SimTime, engine::KvEventMessage>> kv_events;  // as they reached the router, with when
   CoordinatorStats stats;
 };
