@@ -3,8 +3,10 @@
 // thread-count invariance, and refusal pairs of the frame and the workload (SIM-9).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "doubles.h"
@@ -180,6 +182,91 @@ TEST(SteadyState, TheGoldenRateSettles) {
 }
 
 // SIM-9: each refusal beside the closest input that is accepted.
+// A figure request, as frame.metrics lists it.
+schema::ScenarioFigureRequest figure(const std::string& metric, const std::string& level, const std::string& pool = "",
+                                     std::optional<std::int64_t> instance = std::nullopt, const std::string& over = "",
+                                     const std::string& function = "") {
+  schema::ScenarioFigureRequest f;
+  f.metric = metric;
+  f.scope.level = level;
+  if (!pool.empty()) f.scope.pool = pool;
+  f.scope.instance = instance;
+  if (!over.empty()) {
+    f.aggregate.emplace();
+    f.aggregate->over = over;
+    f.aggregate->function = function;
+  }
+  return f;
+}
+
+// Aggregates over scopes (design §8.7): within a replication, the metric at each instance (or pool) inside the
+// figure's scope, combined by max, min or mean; worked from the same run's per-instance figures. The sessions
+// scenario serves from two instances of one pool.
+TEST(Aggregates, MaxMinAndMeanOverInstancesAndPools) {
+  Doubles d;
+  ScenarioFile f = golden("sessions");
+  f.scenario.frame.metrics = std::vector<schema::ScenarioFigureRequest>{
+      figure("ttft.mean", "instance", "serve", 0), figure("ttft.mean", "instance", "serve", 1),
+      figure("ttft.mean", "pool", "serve"), figure("ttft.mean", "cluster", "", std::nullopt, "instances", "max"),
+      figure("ttft.mean", "cluster", "", std::nullopt, "instances", "min"),
+      figure("ttft.mean", "pool", "serve", std::nullopt, "instances", "mean"),
+      figure("ttft.mean", "cluster", "", std::nullopt, "pools", "max")};
+  RunOptions o;
+  o.replications = 1;  // one replication: each figure is that replication's value
+  const schema::Result r = run_scenario(f, d.wiring(), o, context()).result;
+  ASSERT_EQ(r.metrics.size(), 7u);
+  for (const auto& m : r.metrics) ASSERT_TRUE(m.value.has_value()) << m.metric << " withheld: " << m.withheld.value_or("");
+  const double i0 = *r.metrics[0].value, i1 = *r.metrics[1].value, pool = *r.metrics[2].value;
+  EXPECT_NE(i0, i1);  // the instances differ, so max, min and mean are three values
+  EXPECT_EQ(*r.metrics[3].value, std::max(i0, i1));
+  EXPECT_EQ(*r.metrics[4].value, std::min(i0, i1));
+  EXPECT_EQ(*r.metrics[5].value, (i0 + i1) / 2);
+  EXPECT_EQ(*r.metrics[6].value, pool);  // one pool: its maximum is itself
+  ASSERT_TRUE(r.metrics[3].aggregate.has_value());
+  EXPECT_EQ(r.metrics[3].aggregate->over, "instances");
+  EXPECT_EQ(r.metrics[3].aggregate->function, "max");
+  EXPECT_FALSE(r.metrics[2].aggregate.has_value());
+}
+
+// Each aggregate refusal beside the closest request that runs.
+TEST(RefusalPairs, AnAggregateRangesOverScopesInsideItsOwn) {
+  Doubles d;
+  struct Pair {
+    schema::ScenarioFigureRequest refused;
+    std::string message;
+    schema::ScenarioFigureRequest accepted;
+  };
+  const std::vector<Pair> pairs = {
+      {figure("ttft.mean", "pool", "serve", std::nullopt, "pools", "max"),
+       "frame.metrics[0].aggregate.over: pools: an aggregate over pools ranges over the cluster's pools, so its scope "
+       "is cluster, not pool",
+       figure("ttft.mean", "pool", "serve", std::nullopt, "instances", "max")},
+      {figure("ttft.mean", "instance", "serve", 0, "instances", "max"),
+       "frame.metrics[0].aggregate.over: instances: an instance scope holds one instance; aggregate over the "
+       "instances of a pool or of the cluster",
+       figure("ttft.mean", "pool", "serve", std::nullopt, "instances", "max")},
+      {figure("requests.completed_ratio", "cluster", "", std::nullopt, "instances", "mean"),
+       "frame.metrics[0].aggregate.over: instances: metric 'requests.completed_ratio' takes no instance scope (see: "
+       "blis metrics)",
+       figure("requests.completed_ratio", "cluster")},
+  };
+  for (const auto& p : pairs) {
+    SCOPED_TRACE(p.message);
+    ScenarioFile f = golden("sessions");
+    RunOptions o;
+    o.replications = 1;
+    f.scenario.frame.metrics = std::vector<schema::ScenarioFigureRequest>{p.refused};
+    try {
+      run_scenario(f, d.wiring(), o, context());
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), p.message);
+    }
+    f.scenario.frame.metrics = std::vector<schema::ScenarioFigureRequest>{p.accepted};
+    EXPECT_NO_THROW(run_scenario(f, d.wiring(), o, context()));
+  }
+}
+
 TEST(RefusalPairs, AFrameWithRandomInputNeedsReplications) {
   Doubles d;
   ScenarioFile f = golden("same-instant-constant");

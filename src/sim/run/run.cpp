@@ -1,5 +1,6 @@
 #include "sim/run/run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -21,22 +22,30 @@ void put_le(std::string& s, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
+// An aggregate over scopes (design §8.7): the metric at each pool of the cluster, or at each instance of the
+// scope, combined by max, min or mean within each replication; the interval is then taken across
+// replications of the combined value, as for any figure.
+struct Aggregate {
+  std::string over;      // pools or instances
+  std::string function;  // max, min or mean
+};
+
 struct Request {
   std::string metric;
   FigureScope scope;
+  std::optional<Aggregate> aggregate;
 };
 
 std::vector<Request> requested_figures(const schema::Scenario& sc) {
   std::vector<Request> out;
   if (!sc.frame.metrics) {
-    for (const auto& m : metric_registry().metrics) out.push_back(Request{m.id, FigureScope{}});
+    for (const auto& m : metric_registry().metrics) out.push_back(Request{m.id, FigureScope{}, std::nullopt});
     return out;
   }
   for (std::size_t i = 0; i < sc.frame.metrics->size(); ++i) {
     const auto& f = (*sc.frame.metrics)[i];
     const std::string field = "frame.metrics[" + std::to_string(i) + "]";
     if (!find_metric(f.metric)) throw std::invalid_argument(field + ".metric: '" + f.metric + "' is not in the metric registry (see: blis metrics)");
-    if (f.aggregate) throw std::invalid_argument(field + ".aggregate: aggregates over scopes are not computed by this build yet");
     FigureScope s;
     s.level = f.scope.level;
     if (s.level != "cluster") {
@@ -47,7 +56,27 @@ std::vector<Request> requested_figures(const schema::Scenario& sc) {
       if (!f.scope.instance) throw std::invalid_argument(field + ".scope.instance: required by an instance scope");
       s.instance = *f.scope.instance;
     }
-    out.push_back(Request{f.metric, s});
+    std::optional<Aggregate> aggregate;
+    if (f.aggregate) {
+      aggregate = Aggregate{f.aggregate->over, f.aggregate->function};
+      // The scopes aggregated over lie inside the figure's scope: pools inside the cluster, instances inside
+      // the cluster or a pool.
+      const std::string member = aggregate->over == "pools" ? "pool" : "instance";
+      if (aggregate->over == "pools" && s.level != "cluster") {
+        throw std::invalid_argument(field + ".aggregate.over: pools: an aggregate over pools ranges over the cluster's "
+                                    "pools, so its scope is cluster, not " + s.level);
+      }
+      if (aggregate->over == "instances" && s.level == "instance") {
+        throw std::invalid_argument(field + ".aggregate.over: instances: an instance scope holds one instance; "
+                                    "aggregate over the instances of a pool or of the cluster");
+      }
+      const auto& scopes = find_metric(f.metric)->scopes;
+      if (std::find(scopes.begin(), scopes.end(), member) == scopes.end()) {
+        throw std::invalid_argument(field + ".aggregate.over: " + aggregate->over + ": metric '" + f.metric +
+                                    "' takes no " + member + " scope (see: blis metrics)");
+      }
+    }
+    out.push_back(Request{f.metric, s, aggregate});
   }
   return out;
 }
@@ -59,11 +88,57 @@ struct Estimate {
   std::int64_t unfinished = 0;
 };
 
+// One replication's value of a requested figure: the metric at its scope, or its aggregate over the pools
+// or instances inside that scope (withheld, with the first member's reason, when any member's is withheld).
+ReplicationFigure replication_value(const Request& r, const ReplicationOutput& rep) {
+  if (!r.aggregate) return replication_figure(r.metric, r.scope, rep);
+  std::vector<FigureScope> members;
+  for (const auto& in : rep.instances) {  // in the cluster's build order: pools, then each pool's instances
+    if (r.scope.level == "pool" && in.pool != r.scope.pool) continue;
+    FigureScope m;
+    m.level = r.aggregate->over == "pools" ? "pool" : "instance";
+    m.pool = in.pool;
+    if (m.level == "instance") m.instance = in.instance;
+    if (m.level == "pool" &&
+        std::any_of(members.begin(), members.end(), [&](const FigureScope& x) { return x.pool == in.pool; })) {
+      continue;
+    }
+    members.push_back(m);
+  }
+  ReplicationFigure out;
+  if (members.empty()) {
+    out.withheld = "no_samples";
+    return out;
+  }
+  std::vector<double> values;
+  for (const auto& m : members) {
+    const ReplicationFigure f = replication_figure(r.metric, m, rep);
+    out.unfinished += f.unfinished;
+    out.samples += f.samples;
+    if (!f.value) {
+      if (out.withheld.empty()) out.withheld = f.withheld;
+      continue;
+    }
+    values.push_back(*f.value);
+  }
+  if (!out.withheld.empty()) return out;
+  if (r.aggregate->function == "max") {
+    out.value = *std::max_element(values.begin(), values.end());
+  } else if (r.aggregate->function == "min") {
+    out.value = *std::min_element(values.begin(), values.end());
+  } else {
+    double sum = 0;
+    for (double v : values) sum += v;  // in member order: the same bits every run
+    out.value = sum / static_cast<double>(values.size());
+  }
+  return out;
+}
+
 Estimate estimate(const Request& r, const std::vector<ReplicationOutput>& reps, double confidence) {
   Estimate e;
   std::vector<double> values;
   for (const auto& rep : reps) {
-    const ReplicationFigure f = replication_figure(r.metric, r.scope, rep);
+    const ReplicationFigure f = replication_value(r, rep);
     e.unfinished += f.unfinished;
     if (!f.value) {
       if (e.withheld.empty()) e.withheld = f.withheld;
@@ -367,6 +442,11 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     f.scope.level = req.scope.level;
     if (req.scope.level != "cluster") f.scope.pool = req.scope.pool;
     if (req.scope.level == "instance") f.scope.instance = req.scope.instance;
+    if (req.aggregate) {
+      f.aggregate.emplace();
+      f.aggregate->over = req.aggregate->over;
+      f.aggregate->function = req.aggregate->function;
+    }
     f.unit = m.unit;
     f.uncertainty.random_input = random_input;
     if (random_input) f.uncertainty.covers = {"workload_draws"};
@@ -377,7 +457,8 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
       f.withheld = "conditions_failed";
     } else if (state == "incomplete") {
       f.withheld = "incomplete";
-    } else if (state == "overloaded" && !(req.metric == "throughput.requests_per_s" && req.scope.level == "cluster")) {
+    } else if (state == "overloaded" &&
+               !(req.metric == "throughput.requests_per_s" && req.scope.level == "cluster" && !req.aggregate)) {
       // An overloaded run's figures describe a transient (§8.8); only saturation throughput is reported.
       f.withheld = "overloaded";
     } else if (state == "overloaded") {
