@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "doubles.h"
+#include "sim/analysis/batch_means.h"
 #include "sim/metrics/figures.h"
 #include "sim/run/run.h"
 
@@ -179,6 +181,111 @@ TEST(SteadyState, TheGoldenRateSettles) {
   const schema::Result r = run_scenario(golden("steady-state"), d.wiring(), o, context()).result;
   EXPECT_EQ(r.classification.state, "settled");
   for (const auto& fig : r.metrics) EXPECT_TRUE(fig.value.has_value()) << fig.metric;
+}
+
+// The steady-state golden as a batch-means frame: one run, 20 batches, the listed per-request means.
+ScenarioFile batch_means_frame() {
+  ScenarioFile f = golden("steady-state");
+  f.scenario.frame.replications.reset();
+  f.scenario.frame.batch_means.emplace();
+  f.scenario.frame.batch_means->batches = units::Count{20};
+  f.scenario.frame.metrics = std::vector<schema::ScenarioFigureRequest>(2);
+  (*f.scenario.frame.metrics)[0].metric = "ttft.mean";
+  (*f.scenario.frame.metrics)[0].scope.level = "cluster";
+  (*f.scenario.frame.metrics)[1].metric = "e2e.mean";
+  (*f.scenario.frame.metrics)[1].scope.level = "cluster";
+  return f;
+}
+
+// Batch means (§8.8): the figure is the t interval of the 20 batch means of the one replication's output
+// series after its warm-up, worked here from that replication's series with the analysis library.
+TEST(BatchMeans, AFrameOfBatchMeansReportsEachMeanFromOneRun) {
+  Doubles d;
+  const RunOutput run = run_scenario(batch_means_frame(), d.wiring(), RunOptions{}, context());
+  const schema::Result& r = run.result;
+  ASSERT_EQ(run.replications.size(), 1u);
+  EXPECT_EQ(r.frame.replications.count.value(), 1);
+  EXPECT_EQ(r.classification.state, "settled");
+  ASSERT_EQ(r.metrics.size(), 2u);
+  for (const auto& fig : r.metrics) {
+    SCOPED_TRACE(fig.metric);
+    ASSERT_TRUE(fig.value.has_value()) << fig.withheld.value_or("");
+    const std::vector<double> series = replication_series(fig.metric, FigureScope{}, run.replications.front());
+    const analysis::BatchMeans b = analysis::batch_means(series, 20, 0.95);
+    EXPECT_EQ(*fig.value, b.interval.mean);
+    ASSERT_TRUE(fig.interval.has_value());
+    EXPECT_EQ(fig.interval->method, "batch_means");
+    EXPECT_EQ(fig.interval->samples.value(), 20);
+    EXPECT_EQ(fig.interval->low, b.interval.lower());
+    EXPECT_EQ(fig.interval->high, b.interval.upper());
+    EXPECT_TRUE(fig.uncertainty.random_input);
+  }
+}
+
+// A window too short for the batches withholds the figure (incomplete) and says why (2 s: 66 samples after the
+// warm-up for 20 batches, which need 80).
+TEST(BatchMeans, AWindowTooShortForItsBatchesIsWithheldWithTheReason) {
+  Doubles d;
+  ScenarioFile f = batch_means_frame();
+  f.scenario.frame.stop.horizon = units::Seconds{2};
+  const schema::Result r = run_scenario(f, d.wiring(), RunOptions{}, context()).result;
+  bool warned = false;
+  for (const auto& w : r.warnings) {
+    warned = warned || (w.code == "batch-means" &&
+                        w.message.find("ttft.mean at cluster scope: 66 samples after the warm-up, fewer than the 80 "
+                                       "that 20 batches and their quarter batches need") != std::string::npos);
+  }
+  for (const auto& fig : r.metrics) {
+    EXPECT_FALSE(fig.value.has_value()) << fig.metric;
+    EXPECT_EQ(fig.withheld, "incomplete") << fig.metric;
+  }
+  EXPECT_TRUE(warned);
+}
+
+TEST(RefusalPairs, BatchMeansNeedASteadyStateRunOfListedMeans) {
+  Doubles d;
+  struct Case {
+    std::string message;
+    std::function<void(ScenarioFile&, RunOptions&)> refuse, accept;
+  };
+  const std::vector<Case> cases = {
+      {"frame.batch_means: batch means split one steady-state run after its warm-up; give frame.warmup: mser-5, not 'none'",
+       [](ScenarioFile& f, RunOptions&) { f.scenario.frame.warmup = "none"; }, [](ScenarioFile&, RunOptions&) {}},
+      {"frame.replications: give replications or batch_means, not both: batch means run one replication",
+       [](ScenarioFile& f, RunOptions&) { f.scenario.frame.replications = golden("steady-state").scenario.frame.replications; },
+       [](ScenarioFile&, RunOptions&) {}},
+      {"--replications: 2: batch means run one replication (frame.batch_means)",
+       [](ScenarioFile&, RunOptions& o) { o.replications = 2; }, [](ScenarioFile&, RunOptions&) {}},
+      {"frame.metrics: required with frame.batch_means: batch means give per-request mean latencies only, so the "
+       "figures are listed",
+       [](ScenarioFile& f, RunOptions&) { f.scenario.frame.metrics.reset(); }, [](ScenarioFile&, RunOptions&) {}},
+      {"frame.metrics[1].metric: 'ttft.p99': batch means give a per-request mean latency (a .mean other than "
+       "itl.mean), never a percentile, rate or ratio (§8.8)",
+       [](ScenarioFile& f, RunOptions&) { (*f.scenario.frame.metrics)[1].metric = "ttft.p99"; },
+       [](ScenarioFile& f, RunOptions&) { (*f.scenario.frame.metrics)[1].metric = "tpot.mean"; }},
+      {"frame.metrics[1].metric: 'itl.mean': batch means give a per-request mean latency (a .mean other than "
+       "itl.mean), never a percentile, rate or ratio (§8.8)",
+       [](ScenarioFile& f, RunOptions&) { (*f.scenario.frame.metrics)[1].metric = "itl.mean"; },
+       [](ScenarioFile& f, RunOptions&) { (*f.scenario.frame.metrics)[1].metric = "tpot.mean"; }},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.message);
+    ScenarioFile f = batch_means_frame();
+    f.scenario.frame.stop.horizon = units::Seconds{20};
+    RunOptions o;
+    c.refuse(f, o);
+    try {
+      run_scenario(f, d.wiring(), o, context());
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), c.message);
+    }
+    ScenarioFile g = batch_means_frame();
+    g.scenario.frame.stop.horizon = units::Seconds{20};
+    RunOptions p;
+    c.accept(g, p);
+    EXPECT_NO_THROW(run_scenario(g, d.wiring(), p, context()));
+  }
 }
 
 // SIM-9: each refusal beside the closest input that is accepted.

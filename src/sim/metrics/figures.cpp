@@ -248,4 +248,29 @@ ReplicationFigure replication_figure(const schema::MetricRegistryMetric& metric,
   return fig;
 }
 
+std::vector<double> replication_series(const std::string& id, const FigureScope& scope, const ReplicationOutput& run) {
+  const schema::MetricRegistryMetric* m = find_metric(id);
+  if (!m) throw std::invalid_argument("metric '" + id + "' is not in the metric registry (see: blis metrics)");
+  const std::string quantity = id.substr(0, id.find('.'));
+  if (m->estimator.statistic != "mean" || quantity == "itl") {
+    throw std::invalid_argument("metric '" + id + "': batch means take a per-request mean latency, not a " +
+                                (quantity == "itl" ? std::string("pooled inter-token gap") : m->estimator.statistic));
+  }
+  if (std::find(m->scopes.begin(), m->scopes.end(), scope.level) == m->scopes.end()) {
+    throw std::invalid_argument("metric '" + id + "' takes no " + scope.level + " scope");
+  }
+  std::vector<std::pair<std::pair<SimTime, std::string>, std::vector<double>>> ended;
+  for (const auto& [rid, r] : run.observations.records()) {
+    if (!r.measured || !in_scope(r, scope) || unfinished(r.fate) || !counts_fate(*m, r.fate)) continue;
+    if (m->counts.needs_token && r.output_tokens() == 0) continue;
+    std::vector<double> own;
+    samples_of(quantity, r, own);
+    if (!own.empty()) ended.push_back({{r.ended.value_or(run.end), rid}, std::move(own)});
+  }
+  std::sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<double> out;
+  for (const auto& e : ended) out.insert(out.end(), e.second.begin(), e.second.end());
+  return out;
+}
+
 }  // namespace blis::sim

@@ -36,6 +36,13 @@ ReplicationFigure replication_figure(const std::string& metric, const FigureScop
 ReplicationFigure replication_figure(const schema::MetricRegistryMetric& metric, const FigureScope& scope,
                                      const ReplicationOutput& run);
 
+// The per-request samples a mean latency metric averages at a scope (the samples replication_figure's mean
+// is taken over), in the order the requests ended (ties by request id): the output series batch means split
+// (§8.8). Refuses (std::invalid_argument, naming the metric) a metric whose statistic is not a per-request
+// mean: percentiles, rates and ratios have no batch-means series here, and ITL's gaps are pooled, not kept
+// in order.
+std::vector<double> replication_series(const std::string& metric, const FigureScope& scope, const ReplicationOutput& run);
+
 // The measured window of a replication, in seconds: from the first measured request sent to the last
 // measured request ended (or the horizon, when some were unfinished there). 0 when none was sent.
 double measured_window(const ReplicationOutput& run);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "contracts/sha256.h"
+#include "sim/analysis/batch_means.h"
 #include "sim/analysis/interval.h"
 #include "sim/metrics/figures.h"
 #include "sim/metrics/registry.h"
@@ -163,6 +164,49 @@ Estimate estimate(const Request& r, const std::vector<ReplicationOutput>& reps, 
   return e;
 }
 
+// A listed mean from batch means over the one replication's window (after its warm-up): withheld as
+// incomplete, with a warning saying why, when the window is too short for the batches or the batch means are
+// correlated or hold an outlier (the batches are then too short to be treated as independent).
+Estimate batch_estimate(const Request& r, const ReplicationOutput& rep, std::int64_t batches, double confidence,
+                        std::vector<schema::ResultWarning>& warnings) {
+  Estimate e;
+  e.unfinished = replication_figure(r.metric, r.scope, rep).unfinished;
+  const std::vector<double> series = replication_series(r.metric, r.scope, rep);
+  auto withhold = [&](const std::string& why) {
+    e.withheld = "incomplete";
+    schema::ResultWarning w;
+    w.code = "batch-means";
+    w.field = "frame.batch_means";
+    w.message = r.metric + " at " + r.scope.level + " scope: " + why;
+    warnings.push_back(std::move(w));
+    return e;
+  };
+  if (series.size() < 4 * static_cast<std::size_t>(batches)) {
+    return withhold(std::to_string(series.size()) + " samples after the warm-up, fewer than the " +
+                    std::to_string(4 * batches) + " that " + std::to_string(batches) +
+                    " batches and their quarter batches need: run longer");
+  }
+  const analysis::BatchMeans b = analysis::batch_means(series, static_cast<std::size_t>(batches), confidence);
+  if (b.correlated) {
+    return withhold("the batch means are correlated (lag-1 " + std::to_string(b.lag1_autocorrelation) + ", quarter batches " +
+                    std::to_string(b.quarter_lag1_autocorrelation) + "): batches of " + std::to_string(b.batch_size) +
+                    " are too short to be independent; run longer or use replications");
+  }
+  if (b.outlier) {
+    return withhold("one batch mean is an outlier (Grubbs G " + std::to_string(b.outlier_statistic) + " above " +
+                    std::to_string(b.outlier_threshold) + "): the window's mean rests on one event; run longer");
+  }
+  e.value = b.interval.mean;
+  schema::ResultInterval out;
+  out.low = b.interval.lower();
+  out.high = b.interval.upper();
+  out.confidence = units::Ratio{confidence};
+  out.method = "batch_means";
+  out.samples = units::Count{static_cast<std::int64_t>(b.means.size())};
+  e.interval = out;
+  return e;
+}
+
 bool narrow_enough(const std::vector<Request>& figures, const std::vector<ReplicationOutput>& reps, double confidence,
                    double fraction) {
   for (const auto& r : figures) {
@@ -191,7 +235,31 @@ std::uint64_t replication_seed(std::uint64_t scenario_seed, std::int64_t index) 
 
 RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const RunOptions& options, const RunContext& context) {
   const schema::Scenario& sc = file.scenario;
-  if (sc.frame.batch_means) throw std::invalid_argument("frame.batch_means: batch means are not run by this build yet");
+  // Batch means (§8.8): one long steady-state run after its warm-up, each listed per-request mean split into
+  // k batches; the frame gives them instead of replications.
+  const bool batch = sc.frame.batch_means.has_value();
+  if (batch) {
+    if (sc.frame.warmup != "mser-5") {
+      throw std::invalid_argument("frame.batch_means: batch means split one steady-state run after its warm-up; give "
+                                  "frame.warmup: mser-5, not '" + sc.frame.warmup + "'");
+    }
+    if (sc.frame.replications) {
+      throw std::invalid_argument("frame.replications: give replications or batch_means, not both: batch means run "
+                                  "one replication");
+    }
+    if (options.replications) {
+      throw std::invalid_argument("--replications: " + std::to_string(*options.replications) +
+                                  ": batch means run one replication (frame.batch_means)");
+    }
+    if (!sc.frame.metrics) {
+      throw std::invalid_argument("frame.metrics: required with frame.batch_means: batch means give per-request mean "
+                                  "latencies only, so the figures are listed");
+    }
+    if (sc.workload.replay) {
+      throw std::invalid_argument("frame.batch_means: a replay has no random input, so its batches would describe "
+                                  "one fixed trace; replay without batch means");
+    }
+  }
   if (sc.frame.rng && *sc.frame.rng != rng::Substreams::generator()) {
     throw std::invalid_argument("frame.rng: '" + *sc.frame.rng + "' is not this build's generator, " +
                                 std::string(rng::Substreams::generator()));
@@ -217,13 +285,26 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     throw std::invalid_argument("--trace-out: a converted workload is already a trace of its client's requests; export is not done for it yet");
   }
   const bool random_input = !replay.has_value();
-  if (random_input && !sc.frame.replications && !options.replications) {
+  if (random_input && !batch && !sc.frame.replications && !options.replications) {
     throw std::invalid_argument("frame.replications: required: the workload draws random inputs, so one run gives no interval (§8.8)");
   }
   if (options.replications && *options.replications < 1) {
     throw std::invalid_argument("--replications: " + std::to_string(*options.replications) + " is below 1");
   }
   const std::vector<Request> figures = requested_figures(sc);
+  if (batch) {
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      const std::string field = "frame.metrics[" + std::to_string(i) + "]";
+      const std::string& id = figures[i].metric;
+      if (find_metric(id)->estimator.statistic != "mean" || id.starts_with("itl.")) {
+        throw std::invalid_argument(field + ".metric: '" + id + "': batch means give a per-request mean latency (a "
+                                    ".mean other than itl.mean), never a percentile, rate or ratio (§8.8)");
+      }
+      if (figures[i].aggregate) {
+        throw std::invalid_argument(field + ".aggregate: an aggregate over scopes is not taken with batch means");
+      }
+    }
+  }
   const double confidence = sc.frame.replications && sc.frame.replications->confidence ? sc.frame.replications->confidence->value() : 0.95;
   const auto seed = static_cast<std::uint64_t>(sc.seed);
   if (options.trace && !(replay || options.replications == 1)) {
@@ -259,12 +340,12 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
 
   RunOutput out;
   std::string stopped_by;
-  const std::int64_t most = replay ? 1 : options.replications ? *options.replications : sc.frame.replications->max.value();
+  const std::int64_t most = replay || batch ? 1 : options.replications ? *options.replications : sc.frame.replications->max.value();
   std::int64_t ended = 0;
   const std::function<void()> finished = [&] {
     if (options.progress) options.progress(++ended, most);
   };
-  if (replay) {
+  if (replay || batch) {
     out.replications = run_replications(one, 0, 1, 1, finished);
     stopped_by = "single_run";
   } else if (options.replications) {
@@ -452,7 +533,9 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     if (random_input) f.uncertainty.covers = {"workload_draws"};
     f.uncertainty.leaves_out = {"coefficient_intervals", "method_error", "measurement_noise"};
     if (!random_input) f.uncertainty.leaves_out.push_back("workload_draws");
-    const Estimate e = estimate(req, out.replications, confidence);
+    const Estimate e = batch ? batch_estimate(req, out.replications.front(), sc.frame.batch_means->batches.value(),
+                                              confidence, r.warnings)
+                             : estimate(req, out.replications, confidence);
     if (!met) {
       f.withheld = "conditions_failed";
     } else if (state == "incomplete") {
