@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -254,6 +256,48 @@ TEST(RouterEmbed, TheAllowExperimentalPluginsFlagIsParsedAsAGoBool) {
     EXPECT_EQ(std::string(e.what()), "router.flags.allow-experimental-plugins: invalid argument \"yes\" for "
                                      "\"--allow-experimental-plugins\" flag: strconv.ParseBool: parsing \"yes\": invalid syntax");
   }
+}
+
+// cmd/epp/runner/run_with_file_discovery_test.go@71f4f099 TestRunWithFileDiscovery_AlphaPluginBlockedByDefault
+// Upstream registers a dummy Alpha plugin type and starts the runner's file-discovery path; here the runner's
+// assembly is embed::New, whose registry holds the in-tree types only, so the Alpha type is the in-tree
+// `session-affinity-scorer` (registered StabilityAlpha, cmd/epp/runner/runner.go@71f4f099), and the endpoints come
+// from the simulator instead of the file-discovery plugin (refused by name: router/cmd/epp/runner/surface.cpp).
+TEST(RouterEmbed, TestRunWithFileDiscovery_AlphaPluginBlockedByDefault) {
+  TestRuntime rt(9);
+  const std::string config =
+      "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n"
+      "  - name: alpha-instance\n    type: session-affinity-scorer\n"
+      "dataLayer:\n  injectDefaults: false\n";
+  try {
+    embed::New(config, {{"allow-experimental-plugins", "false"}}, rt);
+    FAIL() << "an Alpha plugin was accepted without --allow-experimental-plugins";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "has Alpha stability level, but command line flag --allow-experimental-plugins is not set"),
+              std::string::npos)
+        << e.what();
+  }
+  // The flag's default is false too (runserver.NewOptions): no flag given refuses the same configuration.
+  EXPECT_THROW(embed::New(config, {}, rt), std::invalid_argument);
+}
+
+// cmd/epp/runner/run_with_file_discovery_test.go@71f4f099 TestRunWithFileDiscovery_AlphaPluginAllowedWithFlag
+// (the same replacements as above; upstream's check is that the run does not fail on stability: here the
+// router assembles, and the Alpha plugin is one of its plugins).
+TEST(RouterEmbed, TestRunWithFileDiscovery_AlphaPluginAllowedWithFlag) {
+  TestRuntime rt(10);
+  const std::string config =
+      "apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n"
+      "  - name: alpha-instance\n    type: session-affinity-scorer\n"
+      "  - name: metrics-source\n    type: metrics-data-source\n"
+      "  - name: metrics-extractor\n    type: core-metrics-extractor\n"
+      "dataLayer:\n  injectDefaults: false\n  sources:\n    - pluginRef: metrics-source\n"
+      "      extractors:\n        - pluginRef: metrics-extractor\n";
+  std::unique_ptr<Router> r;
+  ASSERT_NO_THROW(r = embed::New(config, {{"allow-experimental-plugins", "true"}}, rt));
+  const std::vector<std::string> types = r->plugin_types();
+  EXPECT_NE(std::find(types.begin(), types.end(), "session-affinity-scorer"), types.end());
 }
 
 TEST(RouterEmbed, AConfiguredRandomPickerDrawsFromItsOwnStream) {
