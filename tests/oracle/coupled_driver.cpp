@@ -30,7 +30,9 @@ Timing time_inputs(const std::vector<Tick>& ticks, std::int64_t depth, SimTime s
         // The component scheduled a step after its last read and, while fewer than `depth` are in flight, asks
         // for another at once. Upstream read this input first: the same order only when that request found
         // nothing (upstream scheduled nothing at this tick either) and the queue has room.
-        if (static_cast<std::int64_t>(flight.size()) >= depth || t.scheduled) {
+        // An engine that waits for its oldest step after finding nothing took that decision at once too, without
+        // this input, and reads it only after the completion.
+        if (static_cast<std::int64_t>(flight.size()) >= depth || t.scheduled || (t.found_nothing && t.waits_for_oldest)) {
           timing.inexpressible = "tick " + std::to_string(t.tick) +
                                  ": upstream read this input between two schedules that the engine component makes at "
                                  "one instant (it reads input once per transition, before it schedules; DEV-3)";

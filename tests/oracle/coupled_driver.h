@@ -38,6 +38,9 @@ struct Tick {
   bool scheduled = false;  // scheduled a step with work
   bool found_nothing = false;  // asked the scheduler for a step and got one of no tokens (no step to the simulator)
   bool updated = false;    // completed a step with work (the oldest in flight)
+  // Found nothing and waits for the oldest step in flight before it reads input or schedules again (SGLang's
+  // overlap loop, in pop_and_process): the engine's in_flight_depth() drops until that step completes.
+  bool waits_for_oldest = false;
 };
 
 // One tick's input, at the simulated time the source delivers it to the engine component.

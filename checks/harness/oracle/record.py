@@ -43,8 +43,9 @@ def main(*, make_oracle, engine: str, here: str, doc: str, trace_format: int, ch
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--update", action="store_true", help="overwrite existing traces (FID-3)")
     ap.add_argument("--designed", action="store_true", help="record scenarios.designed()")
-    ap.add_argument("--random", type=int, default=0, help="record N seeded random scenarios")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--random", type=int, action="append", default=[],
+                    help="record N seeded random scenarios (repeatable: the i-th --random pairs with the i-th --seed)")
+    ap.add_argument("--seed", type=int, action="append", default=[], help="the generator's seed (default 1)")
     ap.add_argument("--coverage", help="write which functions of the real modules the scenarios ran (FID-4)")
     ap.add_argument("scenarios", nargs="*")
     args = ap.parse_args(argv)
@@ -57,8 +58,11 @@ def main(*, make_oracle, engine: str, here: str, doc: str, trace_format: int, ch
             todo.append((json.load(f), False))
     if args.designed:
         todo += [(s, False) for s in scenario_lib.designed()]
-    if args.random:
-        todo += [(s, True) for s in scenario_lib.random_scenarios(args.seed, args.random)]
+    seeds = args.seed or [1]
+    if len(seeds) != max(len(args.random), 1):
+        ap.error(f"{len(args.random)} --random counts for {len(seeds)} --seed values (give one seed per count)")
+    for count, seed in zip(args.random, seeds):
+        todo += [(s, True) for s in scenario_lib.random_scenarios(seed, count)]
     if not todo:
         ap.error("no scenario given")
     for scenario, _ in todo:

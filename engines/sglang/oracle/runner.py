@@ -5,7 +5,7 @@ abort_request, process_batch_result), PrefillAdder, SchedulePolicy, RadixCache, 
 and ScheduleBatch, unmodified, from a pinned checkout, on a scenario, and records every decision per step
 as a trace. tests/sglang/oracle/replay.cpp replays the committed traces against the port.
 
-  runner.py --checkout DIR --out-dir DIR [--update] [--designed] [--random N --seed S] [SCENARIO.json...]
+  runner.py --checkout DIR --out-dir DIR [--update] [--designed] [--random N --seed S]... [SCENARIO.json...]
 
 DIR is an export of the pinned commit (engines/sglang/upstream.yaml); every module loaded from it is checked
 against its pinned blob (manifest.yaml). A trace is never overwritten without --update (FID-3). The runner
@@ -15,13 +15,15 @@ python3-yaml (the torch stand-in is numpy-backed).
 The Scheduler object is made with object.__new__ and given the attributes its methods read, as resolved
 values (manifest harness: Oracle.make_scheduler); its pools, radix cache and policy are upstream's own
 classes built as Scheduler.__init__ builds them. The event loop is event_loop_normal's body, one iteration
-per step (the runner's own loop: manifest harness). Every scenario runs with --kv-events-config: each step
+per step, or event_loop_overlap's when the scenario turns the overlap schedule on (disable_overlap_schedule
+False; Oracle.overlap_iterations): the runner's own loops, manifest harness. Every scenario runs with --kv-events-config: each step
 records the KV-cache events upstream's SchedulerKvEventsPublisher published in it (on_idle when fully idle,
 report_prefill_stats, every decode_log_interval-th report_decode_stats), from the radix cache's own event code.
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import sys
@@ -152,7 +154,7 @@ class Oracle:
             schedule_conservativeness=1.0, max_prefill_tokens=cfg["max_prefill_tokens"],
             priority_scheduling_preemption_threshold=cfg.get("priority_scheduling_preemption_threshold", 10),
             max_queued_requests=None, prefill_max_requests=None, schedule_policy=cfg["schedule_policy"],
-            disable_overlap_schedule=True, page_size=cfg["page_size"],
+            disable_overlap_schedule=cfg.get("disable_overlap_schedule", True), page_size=cfg["page_size"],
             max_running_requests=cfg["max_running_requests"], prefill_only_disable_kv_cache=False,
             min_free_slots_delay=None)
         c["parallel"].__dict__.update(
@@ -227,14 +229,16 @@ class Oracle:
     def attach_environment(self, s, cfg: dict):
         """What Scheduler.__init__ sets that the driven methods read, as resolved values for one rank, no
         disaggregation, no speculative decoding, no dLLM, no LoRA, no hierarchical cache, no grammar, no
-        sessions, the prefill delayer off, the normal (non-overlap) loop."""
+        sessions, the prefill delayer off; the normal loop unless the scenario turns the overlap schedule on
+        (disable_overlap_schedule False: event_loop_overlap, whose result queue is result_queue)."""
         ns = types.SimpleNamespace
         from sglang.srt.speculative.spec_info import SpeculativeAlgorithm
 
         s.spec_algorithm = SpeculativeAlgorithm.NONE
         s.server_args = ns(schedule_low_priority_values_first=False, retraction_policy="length",
                            disaggregation_mode="null")
-        s.enable_overlap = False
+        s.enable_overlap = not cfg.get("disable_overlap_schedule", True)
+        s.result_queue = collections.deque()  # event_loop_overlap's (is_fully_idle reads it)
         # Scheduler.__init__'s scalar settings (server_args defaults unless the scenario sets them).
         s.abort_on_priority_when_disabled = False
         s.priority_scheduling_preemption_threshold = cfg.get("priority_scheduling_preemption_threshold", 10)
@@ -418,7 +422,7 @@ class Oracle:
         from sglang.srt.managers.scheduler_components.batch_result_processor import SchedulerBatchResultProcessor
 
         s.batch_result_processor = SchedulerBatchResultProcessor(
-            is_generation=True, disaggregation_mode=s.disaggregation_mode, enable_overlap=False,
+            is_generation=True, disaggregation_mode=s.disaggregation_mode, enable_overlap=s.enable_overlap,
             enable_overlap_mlx=False, server_args=s.server_args, model_config=s.model_config,
             token_to_kv_pool_allocator=s.token_to_kv_pool_allocator, tree_cache=s.tree_cache,
             hisparse_coordinator=None, req_to_token_pool=s.req_to_token_pool, decode_offload_manager=None,
@@ -477,39 +481,37 @@ class Oracle:
             for rid in aborts.get(step, []):
                 record["aborts"].append(rid)
                 s.abort_request(self.stubs.AbortReq(rid=rid))
-            idle_iterations = 0
-            while True:
-                # event_loop_normal's iteration. One that finds no batch may still change the state (a finished
-                # request dropped, batch_is_full cleared); the loop then spins without new input in no time, so
-                # the step runs iterations until one finds a batch or leaves the state as it found it.
-                signature = self.signature(s)
-                plan = s.get_next_batch_to_run(running_batch=s.running_batch, last_batch=s.last_batch)
-                s.running_batch = plan.running_batch
-                batch = plan.batch_to_run
+            if s.enable_overlap:
+                batch = self.overlap_iterations(s, specs, record)
+            else:
+                idle_iterations = 0
+                while True:
+                    # event_loop_normal's iteration. One that finds no batch may still change the state (a finished
+                    # request dropped, batch_is_full cleared); the loop then spins without new input in no time, so
+                    # the step runs iterations until one finds a batch or leaves the state as it found it.
+                    signature = self.signature(s)
+                    plan = s.get_next_batch_to_run(running_batch=s.running_batch, last_batch=s.last_batch)
+                    s.running_batch = plan.running_batch
+                    batch = plan.batch_to_run
+                    if batch is not None:
+                        break
+                    s._sched_idled = True
+                    s.on_idle()
+                    s.last_batch = None
+                    idle_iterations += 1
+                    if self.signature(s) == signature:
+                        break
+                record["batch"] = None if batch is None else self.batch_record(batch)
+                record["sampled"] = []
+                before = {id(r): (len(r.output_ids), r.finished()) for r in (batch.reqs if batch else [])}
                 if batch is not None:
-                    break
-                s._sched_idled = True
-                s.on_idle()
-                s.last_batch = None
-                idle_iterations += 1
-                if self.signature(s) == signature:
-                    break
-            record["batch"] = None if batch is None else self.batch_record(batch)
-            record["sampled"] = []
-            before = {id(r): (len(r.output_ids), r.finished()) for r in (batch.reqs if batch else [])}
-            if batch is not None:
-                # run_batch's step bookkeeping (the forward counter and launch stamp read by the step counters).
-                s.forward_ct += 1
-                batch.forward_iter = s.forward_ct
-                batch.launch_ts = time.monotonic()
-                batch.after_idle_gap = s._sched_idled
-                s._sched_idled = False
-                tokens = self.model_runner(batch, specs)
-                record["sampled"] = [[r.rid, t] for r, t in zip(batch.reqs, tokens)]
-                result = self.GenerationBatchResult(next_token_ids=self.torch.tensor(tokens, dtype=self.torch.int64))
-                s.process_batch_result(batch, result)
-            s.last_batch = batch
-            record["processed"] = self.processed_record(batch, before)
+                    self.launch(s, batch)
+                    tokens = self.model_runner(batch, specs)
+                    record["sampled"] = [[r.rid, t] for r, t in zip(batch.reqs, tokens)]
+                    result = self.GenerationBatchResult(next_token_ids=self.torch.tensor(tokens, dtype=self.torch.int64))
+                    s.process_batch_result(batch, result)
+                s.last_batch = batch
+                record["processed"] = self.processed_record(batch, before)
             record["retracted"] = list(retracted)
             retracted.clear()
             record["ended_outside"] = [[rid, reason] for kind, rid, reason in s.events if kind == "ended_outside"]
@@ -523,11 +525,62 @@ class Oracle:
             steps.append(record)
             step += 1
             if not pending and not s.waiting_queue and s.running_batch.is_empty() and s.chunked_req is None \
-                    and batch is None:
+                    and batch is None and not s.result_queue and not record["sampled"]:
+                # (Under the overlap schedule the step that processed the last batch ran no on_idle: the next does.)
                 break
         else:
             raise Unfinished(f"scenario {scenario['name']} did not finish in {max_steps} steps")
         return {"steps": steps}
+
+    def launch(self, s, batch):
+        """run_batch's step bookkeeping (the forward counter and launch stamp read by the step counters)."""
+        s.forward_ct += 1
+        batch.forward_iter = s.forward_ct
+        batch.launch_ts = time.monotonic()
+        batch.after_idle_gap = s._sched_idled
+        s._sched_idled = False
+
+    def overlap_iterations(self, s, specs, record):
+        """event_loop_overlap's iterations for one step (scheduler.py event_loop_overlap, the runner's own loop:
+        manifest harness). Each launches the batch get_next_batch_to_run chose (the model's result waits in
+        result_queue as (batch.copy(), result)), then processes the last batch's result (pop_and_process) or, with
+        neither, runs on_idle. The model stand-in samples a batch's tokens when its result is processed: the
+        forward it waits for ran meanwhile, and each request's output index is then its count of output ids.
+        The step ends at the iteration that launches a batch or processes one (it waited for the forward); an
+        iteration with neither repeats without new input until the state stays as it was. Records the launched
+        batch (batch), the processed batch's tokens (sampled) and what they did (processed)."""
+        record["sampled"] = []
+        record["processed"] = self.processed_record(None, {})
+        while True:
+            signature = self.signature(s) + (len(s.result_queue),)
+            plan = s.get_next_batch_to_run(running_batch=s.running_batch, last_batch=s.last_batch)
+            s.running_batch = plan.running_batch
+            batch = plan.batch_to_run
+            s.cur_batch_for_debug = batch
+            if s.is_disable_overlap_for_batch(batch, last_batch=s.last_batch):
+                # SGLANG_DISABLE_CONSECUTIVE_PREFILL_OVERLAP is removed from the environment (manifest harness).
+                raise AssertionError("oracle: is_disable_overlap_for_batch answered True")
+            if batch:
+                self.launch(s, batch)
+                s.result_queue.append((batch.copy(), None))
+            else:
+                s._sched_idled = True
+            processed = False
+            if s.last_batch:
+                done, _ = s.result_queue.popleft()
+                before = {id(r): (len(r.output_ids), r.finished()) for r in done.reqs}
+                tokens = self.model_runner(done, specs)
+                record["sampled"] = [[r.rid, t] for r, t in zip(done.reqs, tokens)]
+                result = self.GenerationBatchResult(next_token_ids=self.torch.tensor(tokens, dtype=self.torch.int64))
+                s.process_batch_result(done, result)
+                record["processed"] = self.processed_record(done, before)
+                processed = True
+            elif batch is None:
+                s.on_idle()
+            s.last_batch = batch
+            if batch is not None or processed or self.signature(s) + (len(s.result_queue),) == signature:
+                record["batch"] = None if batch is None else self.batch_record(batch)
+                return batch
 
     def model_runner(self, batch, specs) -> list:
         """The model's forward and sampler (gpu): one token per request of the batch; the scenario's forced

@@ -1,7 +1,8 @@
 """The SGLang oracle's scenarios (issue 10): designed ones, one per behaviour the port covers, and a seeded
 generator of random ones. A scenario is plain data (JSON): the scheduler's resolved server arguments and
 requests with a prompt, an arrival step, an output length (delivered as a forced end of sequence),
-max_new_tokens, an optional priority, ignore_eos and an abort step. runner.py records each as a trace.
+max_new_tokens, an optional priority, ignore_eos and an abort step; disable_overlap_schedule (absent: True,
+the normal loop) chooses the event loop. runner.py records each as a trace.
 Request ids are never a prefix of one another (upstream's abort_request matches rid prefixes).
 """
 
@@ -106,6 +107,15 @@ def designed() -> list[dict]:
         [_req("a", _seq(1, 40), out=3), _req("b", _seq(1, 40), arrival=1, out=3)],
         "the radix cache disabled (RadixCache(disable=True): chunked prefill off, else upstream builds a ChunkCache,\n"
         "which the port refuses): no prefix is shared")
+    # The overlap schedule (server_args' default; event_loop_overlap): the next batch is scheduled and launched
+    # before the last one's result is processed, so a request that finished in the last batch is in the next one
+    # too (its row is skipped), and a mixed batch's prefix lengths count no in-flight token. The same scenarios
+    # again, under that loop.
+    for name in ("chunked-prefill", "mixed-chunk", "prefix-across-steps", "eviction", "retraction",
+                 "priority-preemption", "abort-in-queue-and-mid-prefill", "paged", "length-caps", "max-running"):
+        base = next(x for x in s if x["name"] == f"designed-{name}")
+        add(f"overlap-{name}", dict(base["config"], disable_overlap_schedule=False), base["requests"],
+            base["what"] + "; under the overlap schedule")
     return s
 
 
@@ -142,6 +152,10 @@ def random_scenario(rng: random.Random, index: int, seed: int) -> dict:
         if rng.random() < 0.05:
             r["ignore_eos"] = True
         reqs.append(r)
+    if seed != 1:
+        # Seed 1's scenarios predate the overlap loop (drawn last, so their other draws are unchanged); later seeds
+        # run event_loop_overlap (server_args' default) in most scenarios.
+        cfg["disable_overlap_schedule"] = rng.random() < 0.25
     return {"name": f"random-{seed}-{index:04d}", "seed": seed, "what": "seeded random scenario", "config": cfg,
             "requests": reqs}
 

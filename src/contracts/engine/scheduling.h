@@ -110,7 +110,9 @@ class StepEngine {
   // publishes, as SGLang's on_idle does), in publication order; the simulator takes them after schedule()
   // and sends them at that instant. An engine that publishes only with a step's output keeps the default.
   virtual std::vector<KvEventMessage> take_idle_publications() { return {}; }
-  // Steps the engine keeps in flight at once (PoolPlan's in-flight depth; SIM-7).
+  // Steps the engine keeps in flight at once (PoolPlan's in-flight depth; SIM-7). Read before every schedule():
+  // an engine whose loop waits for its oldest step before it schedules again (SGLang's overlap loop after it
+  // found nothing to launch) answers fewer until that step completes.
   virtual std::int64_t in_flight_depth() const = 0;
   virtual InputBoundary boundary() const = 0;
   virtual Published published() const = 0;

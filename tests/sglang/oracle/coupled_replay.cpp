@@ -1,8 +1,8 @@
 // The SGLang coupled replay (FID-9 sglang-coupled-replay, issue 10): each trace the oracle recorded from the pinned
 // SGLang's own scheduling code (engines/sglang/oracle/traces) is replayed through the simulator's driver: the
 // port's EngineCore, built through the engine registry from `sglang serve` arguments that state the trace's
-// configuration (on Llama-3.1-8B, one H100, the normal loop: --disable-overlap-schedule, as the oracle records
-// event_loop_normal), runs inside src/sim's EngineComponent on the DEVS coordinator and receives the trace's
+// configuration (on Llama-3.1-8B, one H100, with the loop the oracle ran: --disable-overlap-schedule for
+// event_loop_normal, the default overlap schedule for event_loop_overlap), runs inside src/sim's EngineComponent on the DEVS coordinator and receives the trace's
 // arrivals and aborts as timed messages (tests/oracle/coupled_driver.h: every step lasts one tick). What the
 // simulator made the engine decide is compared, in order, with what upstream decided: each launched batch (the
 // whole batch record replay.cpp compares) with the requests it retracted, and at each completion the tokens
@@ -54,7 +54,7 @@ std::vector<std::pair<std::string, std::string>> serve_args(const json& cfg) {
       {"chunked-prefill-size", num("chunked_prefill_size")},
       {"max-prefill-tokens", num("max_prefill_tokens")},
       {"schedule-policy", cfg.at("schedule_policy").get<std::string>()},
-      {"disable-overlap-schedule", "true"},
+      {"disable-overlap-schedule", cfg.value("disable_overlap_schedule", true) ? "true" : "false"},
       {"kv-events-config", R"({"publisher": "zmq", "topic": "kv-events"})"}};  // runner.py KV_EVENTS_CONFIG
   if (cfg.value("enable_mixed_chunk", false)) args.emplace_back("enable-mixed-chunk", "true");
   if (cfg.value("disable_radix_cache", false)) args.emplace_back("disable-radix-cache", "true");
@@ -113,7 +113,7 @@ class Recorder final : public sim::coupled::Recorder {
 
  protected:
   json scheduled(const engine::ScheduledStep&) override {
-    return {{"batch", batch_record(*core_.scheduler().front_launched())}};
+    return {{"batch", batch_record(*core_.scheduler().newest_launched())}};
   }
   json completed(const engine::StepOutcome& o) override {
     json emitted = json::array(), ended = json::array();
@@ -143,6 +143,7 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
   std::vector<Decision> out;
   std::vector<std::string> inputs;
   json retracted_since = json::array();  // retractions made by iterations that launched no batch
+  const bool overlap = !trace.at("scenario").at("config").value("disable_overlap_schedule", true);
   for (const json& step : trace.at("steps")) {
     sim::coupled::Tick t;
     t.tick = step.at("step");
@@ -163,23 +164,20 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
       }
     }
     const json& events = step.at("kv_events");
-    if (step.at("batch").is_null()) {
-      t.found_nothing = true;
-      // on_idle published what the cache had queued: the port publishes it when the component finds it idle.
-      if (!events.empty()) {
-        out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"idle_kv_events", events}}});
-      }
-      if (!emitted.empty() || !ended.empty()) {
-        // Upstream ended requests outside any batch while the simulator's engine ran no step: they reach the
-        // contract with the next completion.
-        throw std::runtime_error("tick " + std::to_string(t.tick) + ": upstream ended requests in an iteration that "
-                                 "launched no batch; the contract reports ends with a step");
-      }
-    } else {
+    const bool launched = !step.at("batch").is_null();
+    // A step processes a batch's result: under event_loop_normal the batch it launched, under event_loop_overlap
+    // the one launched before (after it launched its own), with the tokens it sampled.
+    const bool processed = overlap ? !step.at("sampled").empty() : launched;
+    if (launched) {
       t.scheduled = true;
-      t.updated = true;
       out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"batch", step.at("batch")}}});
-      out.push_back(Decision{t.tick, {},
+    } else {
+      t.found_nothing = true;
+      t.waits_for_oldest = overlap && processed;  // EngineCore::in_flight_depth while awaiting the last batch
+    }
+    if (processed) {
+      t.updated = true;
+      out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs),
                              {{"processed",
                                {{"emitted", emitted},
                                 {"ended", ended},
@@ -187,6 +185,17 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
                                 {"state", step.at("state")},
                                 {"kv_events", events}}}}});
       retracted_since = json::array();
+    } else {
+      if (!events.empty()) {
+        // on_idle published what the cache had queued: the port publishes it when the component finds it idle.
+        out.push_back(Decision{t.tick, sim::coupled::take_inputs(inputs), {{"idle_kv_events", events}}});
+      }
+      if (!emitted.empty() || !ended.empty()) {
+        // Upstream ended requests outside any batch while the simulator's engine ran no step: they reach the
+        // contract with the next completion.
+        throw std::runtime_error("tick " + std::to_string(t.tick) + ": upstream ended requests in an iteration that "
+                                 "processed no batch; the contract reports ends with a step");
+      }
     }
     ticks.push_back(std::move(t));
   }

@@ -61,7 +61,7 @@ SchedulerConfig config_of(const json& cfg) {
   const std::int64_t chunked = cfg.at("chunked_prefill_size");
   if (chunked > 0) c.chunked_prefill_size = chunked;
   c.max_prefill_tokens = cfg.at("max_prefill_tokens");
-  c.disable_overlap_schedule = true;
+  c.disable_overlap_schedule = cfg.value("disable_overlap_schedule", true);
   c.enable_mixed_chunk = cfg.value("enable_mixed_chunk", false);
   c.schedule_policy = cfg.at("schedule_policy").get<std::string>();
   c.disable_radix_cache = cfg.value("disable_radix_cache", false);
@@ -114,12 +114,16 @@ std::optional<Divergence> replay(const json& trace) {
       s.abort_request(id.get<std::string>());
       got["aborts"].push_back(id);
     }
+    // Under the overlap schedule the batch launched in an earlier step (event_loop_overlap's last_batch) is
+    // processed in this one, after the next batch is scheduled and launched.
+    const bool overlap = !s.config().disable_overlap_schedule;
+    const bool last_in_flight = s.launched_count() > 0;
     const LaunchedBatch* batch = s.next_batch();
     got["batch"] = batch == nullptr ? json(nullptr) : batch_record(*batch);
     if (got["batch"] != step.at("batch")) {
       return Divergence{k, first_difference(step.at("batch"), got["batch"], "batch"), step.at("batch"), got["batch"]};
     }
-    // The model's output is an input: the trace's sampled tokens, in the batch's order.
+    // The model's output is an input: the trace's sampled tokens, in the processed batch's order.
     got["sampled"] = step.at("sampled");
     json emitted = json::array();
     json finished = json::array();
@@ -128,10 +132,11 @@ std::optional<Divergence> replay(const json& trace) {
       for (const KVCacheEvent& e : s.tree_cache().take_events()) events.push_back(event_record(e));
     };
     const bool fully_idle = s.take_fully_idle();  // the port's on_idle found the scheduler fully idle
-    if (batch == nullptr) {
+    const LaunchedBatch* processed = overlap ? (last_in_flight ? s.front_launched() : nullptr) : batch;
+    if (processed == nullptr) {
       if (fully_idle) publish();
     } else {
-      const bool decode = batch->forward_mode == ForwardMode::kDecode;
+      const bool decode = processed->forward_mode == ForwardMode::kDecode;
       std::vector<std::int64_t> tokens;
       for (const auto& row : step.at("sampled")) tokens.push_back(row.at(1).get<std::int64_t>());
       const BatchResultRecord rec = s.process_batch_result(tokens);

@@ -225,7 +225,9 @@ std::vector<std::string> Scheduler::take_retracted() {
 // iteration that finds no batch may still change the state (update_running_batch drops finished requests and
 // clears batch_is_full); upstream's loop then spins and schedules on its next iteration, without new input and
 // in no time the simulator sees. The port runs those idle iterations here, until one finds a batch or leaves
-// the state as it found it.
+// the state as it found it. Under the overlap schedule an iteration that finds no batch while the last batch's
+// result is pending processes that result next (pop_and_process, which waits for its forward) and runs no
+// on_idle: the port returns with no batch, and the caller's process_batch_result is that processing.
 const LaunchedBatch* Scheduler::next_batch() {
   std::shared_ptr<ScheduleBatch> batch;
   for (;;) {
@@ -235,6 +237,11 @@ const LaunchedBatch* Scheduler::next_batch() {
     running_batch_ = plan.running_batch;
     batch = plan.batch_to_run;
     if (batch) break;
+    if (enable_overlap_ && !launched_.empty()) {  // event_loop_overlap: `if self.last_batch: pop_and_process()`
+      last_batch_ = nullptr;
+      sweep_finished();
+      return nullptr;
+    }
     // on_idle (is_fully_idle: nothing queued, running or in flight): publish the KV events (the engine core
     // takes the flag) and reset the token ratio.
     if (waiting_queue_.empty() && running_batch_->is_empty() && chunked_req_ == nullptr && launched_.empty()) {

@@ -125,6 +125,10 @@ class Scheduler {
   BatchResultRecord process_batch_result(const std::vector<std::int64_t>& next_token_ids);
   // The oldest launched batch not yet processed.
   const LaunchedBatch* front_launched() const { return launched_.empty() ? nullptr : &launched_.front(); }
+  // The launched batches not yet processed (event_loop_overlap's result_queue; at most one between iterations).
+  std::size_t launched_count() const { return launched_.size(); }
+  // The batch launched last (the one next_batch() returned).
+  const LaunchedBatch* newest_launched() const { return launched_.empty() ? nullptr : &launched_.back(); }
 
   // scheduler.py@71de97b2 get_next_batch_to_run.
   NextBatchPlan get_next_batch_to_run(std::shared_ptr<ScheduleBatch> running_batch,
