@@ -52,6 +52,34 @@ TEST(SglEngineCore, OverlapRunsOneDiscardedStepMore) {
   EXPECT_EQ(r.most_in_flight, 2);
 }
 
+// scheduler.py@71de97b2 event_loop_overlap: an iteration that launches nothing while the last batch's result is
+// pending processes that result next (pop_and_process waits for its forward): the engine keeps one step in
+// flight until it completes, so no input read meanwhile is scheduled before that result. Here a 2-token request:
+// its prefill, then a decode launched before the prefill's result, then one launched before the decode that
+// ends it is processed; after that, nothing runs, and the last decode is awaited.
+TEST(SglEngineCore, OverlapWaitsForTheLastBatchWhenItLaunchesNothing) {
+  auto e = make_engine();
+  ASSERT_FALSE(e->add_request(request("a", 100, 2)).has_value());
+  auto s1 = e->schedule();  // extend [a]
+  auto s2 = e->schedule();  // decode [a], launched before the extend's result
+  ASSERT_TRUE(s1 && s2);
+  EXPECT_EQ(e->in_flight_depth(), 2);
+  e->complete(s1->id);
+  auto s3 = e->schedule();  // decode [a] again: a's end is not known yet
+  ASSERT_TRUE(s3);
+  e->complete(s2->id);      // a ends here (its second token)
+  EXPECT_EQ(e->in_flight_depth(), 2);
+  EXPECT_FALSE(e->schedule());  // a finished: nothing to launch, s3 pending
+  EXPECT_EQ(e->in_flight_depth(), 1);
+  ASSERT_FALSE(e->add_request(request("b", 50, 2, std::nullopt, 5000)).has_value());
+  EXPECT_THROW(e->schedule(), engine::ContractError);  // the loop waits in pop_and_process
+  e->complete(s3->id);
+  EXPECT_EQ(e->in_flight_depth(), 2);
+  auto s4 = e->schedule();  // b's extend, after a's last result
+  ASSERT_TRUE(s4);
+  EXPECT_EQ(s4->first_scheduled, (std::vector<std::string>{"b"}));
+}
+
 // The extend step's shape: every prompt token is new, none cached, one token sampled per request; its second
 // run of the same prompt finds the prompt's first 99 tokens in the radix cache (the last token is always
 // recomputed: max_prefix_len = input_len - 1).

@@ -20,6 +20,21 @@ TEST(VllmEngineCore, BuildsThroughTheRegistryWithABudgetAndBlocks) {
   EXPECT_EQ(sync->in_flight_depth(), 1);
 }
 
+// core.py@6e448d0e step_with_batch_queue: a schedule of no tokens while a batch is in flight queues an empty step,
+// which fills the two-slot queue, so the loop blocks on the oldest batch; the engine keeps one step in flight
+// until it completes. A 1-token request: its prefill, then nothing to schedule ahead of its end.
+TEST(VllmEngineCore, ABatchQueueThatSchedulesNothingWaitsForItsOldestBatch) {
+  auto e = make_engine({{"async-scheduling", "true"}});
+  ASSERT_FALSE(e->add_request(request("a", 100, 1, /*max_tokens=*/1)));
+  auto s1 = e->schedule();
+  ASSERT_TRUE(s1);
+  EXPECT_EQ(e->in_flight_depth(), 2);
+  EXPECT_FALSE(e->schedule());  // a's only token is in flight
+  EXPECT_EQ(e->in_flight_depth(), 1);
+  e->complete(s1->id);
+  EXPECT_EQ(e->in_flight_depth(), 2);
+}
+
 TEST(VllmEngineCore, StopsAtTheSampledLengthOrAtMaxTokens) {
   for (const char* async : {"true", "false"}) {
     SCOPED_TRACE(async);

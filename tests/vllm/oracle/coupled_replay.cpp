@@ -223,6 +223,8 @@ std::vector<Decision> upstream_decisions(const json& trace, std::vector<sim::cou
         }
       } else {
         t.updated = true;
+        // step_with_batch_queue blocked on this step after scheduling none (EngineCore::in_flight_depth).
+        t.waits_for_oldest = t.found_nothing;
         json published = {stats.at(0), stats.at(1).get<std::int64_t>() + stats.at(2).get<std::int64_t>(), stats.at(3),
                           queries, hits};
         json state = step.at("state");

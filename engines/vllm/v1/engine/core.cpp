@@ -147,9 +147,11 @@ std::optional<engine::ScheduledStep> EngineCore::schedule() {
   }
   // core.py@6e448d0e step_with_batch_queue: schedule when the scheduler has requests -- finished ones
   // included: the step of no tokens that follows a request's end reports it in finished_req_ids.
+  awaiting_oldest_ = !batch_queue_.empty();  // until a step is scheduled below
   if (!scheduler_->has_requests()) return std::nullopt;
   SchedulerOutput out = scheduler_->schedule();
   if (out.total_num_scheduled_tokens == 0) return std::nullopt;
+  awaiting_oldest_ = false;
   std::vector<bool> samples;
   for (const auto& [id, n] : out.num_scheduled_tokens) {
     const Request* req = scheduler_->request(id);
@@ -219,6 +221,7 @@ engine::StepOutcome EngineCore::complete(std::uint64_t step) {
   }
   InFlight done = std::move(batch_queue_.front());
   batch_queue_.pop_front();
+  awaiting_oldest_ = false;
   // The model runner stand-in: one sampled token per request whose step ends its known tokens.
   ModelRunnerOutput mro;
   for (std::size_t i = 0; i < done.output.num_scheduled_tokens.size(); ++i) {

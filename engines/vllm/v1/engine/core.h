@@ -44,7 +44,10 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   void abort_request(const std::string& id) override;
   std::optional<engine::ScheduledStep> schedule() override;
   engine::StepOutcome complete(std::uint64_t step) override;
-  std::int64_t in_flight_depth() const override { return config_.max_concurrent_batches(); }
+  // core.py@6e448d0e step_with_batch_queue: a schedule of no tokens (or with no requests) while a batch is in
+  // flight blocks on the oldest batch (its step of no tokens fills the queue); the engine then schedules again
+  // only after that batch completes.
+  std::int64_t in_flight_depth() const override { return awaiting_oldest_ ? 1 : config_.max_concurrent_batches(); }
   engine::InputBoundary boundary() const override { return engine::InputBoundary::kNextSchedule; }
   engine::Published published() const override;
   engine::Residence residence(const std::string& id) const override;
@@ -78,6 +81,7 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   std::map<std::string, engine::Request> requests_;  // the contract's requests, for the sampler (DEV-13)
   std::map<std::string, bool> started_;              // a request has been scheduled once
   std::deque<InFlight> batch_queue_;
+  bool awaiting_oldest_ = false;  // the last schedule found no tokens with a batch in flight
   std::uint64_t next_step_ = 1;
   std::int64_t prefix_cache_queries_ = 0;
   std::int64_t prefix_cache_hits_ = 0;
