@@ -107,6 +107,16 @@ def designed() -> list[dict]:
         [_req("a", _seq(1, 40), out=3), _req("b", _seq(1, 40), arrival=1, out=3)],
         "the radix cache disabled (RadixCache(disable=True): chunked prefill off, else upstream builds a ChunkCache,\n"
         "which the port refuses): no prefix is shared")
+    # The radix cache's other eviction policies (server_args' radix_eviction_policy choices): the eviction scenario
+    # again, and one where a prefix is hit twice, so frequency, segment and priority orders differ from recency.
+    for policy in ("lfu", "slru", "priority"):
+        add(f"eviction-{policy}", _cfg(max_total_num_tokens=96, radix_eviction_policy=policy),
+            [_req("a", _seq(1, 40), out=2, priority=2), _req("b", _seq(100, 40), arrival=4, out=2, priority=0),
+             _req("a2", _seq(1, 40), arrival=7, out=2, priority=1),
+             _req("c", _seq(200, 40), arrival=10, out=2, priority=0),
+             _req("d", _seq(300, 40), arrival=14, out=2, priority=1), _req("e", _seq(100, 40), arrival=18, out=2)],
+            f"radix_eviction_policy {policy}: a small pool evicts finished requests' nodes in the policy's order "
+            "(one prefix hit twice, requests of several priorities)")
     # The overlap schedule (server_args' default; event_loop_overlap): the next batch is scheduled and launched
     # before the last one's result is processed, so a request that finished in the last batch is in the next one
     # too (its row is skipped), and a mixed batch's prefix lengths count no in-flight token. The same scenarios

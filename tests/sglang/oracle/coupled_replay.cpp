@@ -58,6 +58,7 @@ std::vector<std::pair<std::string, std::string>> serve_args(const json& cfg) {
       {"kv-events-config", R"({"publisher": "zmq", "topic": "kv-events"})"}};  // runner.py KV_EVENTS_CONFIG
   if (cfg.value("enable_mixed_chunk", false)) args.emplace_back("enable-mixed-chunk", "true");
   if (cfg.value("disable_radix_cache", false)) args.emplace_back("disable-radix-cache", "true");
+  args.emplace_back("radix-eviction-policy", cfg.value("radix_eviction_policy", std::string("lru")));
   if (cfg.value("enable_priority_scheduling", false)) {
     args.emplace_back("enable-priority-scheduling", "true");
     args.emplace_back("priority-scheduling-preemption-threshold", num("priority_scheduling_preemption_threshold"));

@@ -65,6 +65,7 @@ SchedulerConfig config_of(const json& cfg) {
   c.enable_mixed_chunk = cfg.value("enable_mixed_chunk", false);
   c.schedule_policy = cfg.at("schedule_policy").get<std::string>();
   c.disable_radix_cache = cfg.value("disable_radix_cache", false);
+  c.radix_eviction_policy = cfg.value("radix_eviction_policy", std::string("lru"));
   c.enable_priority_scheduling = cfg.value("enable_priority_scheduling", false);
   c.priority_scheduling_preemption_threshold = cfg.value("priority_scheduling_preemption_threshold", 10);
   c.enable_kv_cache_events = true;  // runner.py KV_EVENTS_CONFIG: every scenario runs with --kv-events-config
