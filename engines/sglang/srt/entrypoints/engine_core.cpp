@@ -140,7 +140,6 @@ std::optional<engine::ScheduledStep> EngineCore::schedule() {
     throw engine::ContractError("sglang engine: schedule() with " + std::to_string(in_flight_.size()) + " batches in flight");
   }
   const LaunchedBatch* batch = scheduler_->next_batch();
-  awaiting_last_ = batch == nullptr && !in_flight_.empty();
   for (const std::string& id : scheduler_->take_retracted()) pending_preempted_.push_back(id);
   // scheduler.py@71de97b2 on_idle, fully idle: kv_events_publisher.publish_kv_events().
   if (scheduler_->take_fully_idle()) publish_kv_events(idle_kv_events_);
@@ -202,7 +201,6 @@ engine::StepOutcome EngineCore::complete(std::uint64_t step) {
     throw engine::ContractError("sglang engine: complete(" + std::to_string(step) + ") of a step not first in flight");
   }
   in_flight_.pop_front();
-  awaiting_last_ = false;
   const LaunchedBatch* batch = scheduler_->front_launched();
   if (batch == nullptr) throw engine::ContractError("sglang engine: no launched batch for step " + std::to_string(step));
   // The model worker stand-in: the token each request samples at its next output position.

@@ -58,7 +58,7 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   // nothing while the last batch's result was pending: the loop then waits in pop_and_process for that forward
   // and schedules again only after processing it (one in flight until complete()). event_loop_normal: one.
   std::int64_t in_flight_depth() const override {
-    return parsed_.scheduler.disable_overlap_schedule || awaiting_last_ ? 1 : 2;
+    return parsed_.scheduler.disable_overlap_schedule || (scheduler_ && scheduler_->awaiting_last_result()) ? 1 : 2;
   }
   engine::InputBoundary boundary() const override { return engine::InputBoundary::kNextSchedule; }
   // The gauges as the last report logged them (metrics_collector.py@71de97b2 SchedulerMetricsCollector), served
@@ -100,7 +100,6 @@ class EngineCore final : public engine::Engine, public engine::StepEngine {
   std::set<std::string> client_aborted_;             // ended by abort_request: in no step's record
   std::deque<std::uint64_t> in_flight_;  // the launched steps' ids, oldest first (the Scheduler holds their batches)
   std::uint64_t next_step_ = 1;
-  bool awaiting_last_ = false;  // the overlap loop found nothing to launch and waits for the last batch's result
   std::int64_t forward_ct_decode_ = 0;
   std::uint64_t kv_event_seq_ = 0;
   std::vector<std::string> pending_preempted_;

@@ -127,6 +127,9 @@ class Scheduler {
   const LaunchedBatch* front_launched() const { return launched_.empty() ? nullptr : &launched_.front(); }
   // The launched batches not yet processed (event_loop_overlap's result_queue; at most one between iterations).
   std::size_t launched_count() const { return launched_.size(); }
+  // event_loop_overlap waiting in pop_and_process: the last iteration launched nothing (last_batch is None) while
+  // a launched batch's result is pending; the loop schedules again only after processing it.
+  bool awaiting_last_result() const { return last_batch_ == nullptr && !launched_.empty(); }
   // The batch launched last (the one next_batch() returned).
   const LaunchedBatch* newest_launched() const { return launched_.empty() ? nullptr : &launched_.back(); }
 
