@@ -46,10 +46,10 @@ std::string requests_csv(const std::vector<sim::ReplicationOutput>& reps) {
                     "sent_us,dispatched_us,first_scheduled_us,first_token_us,ended_us,preemptions\n";
   auto t = [](const std::optional<sim::SimTime>& v) { return v ? std::to_string(v->us) : std::string(); };
   for (std::size_t i = 0; i < reps.size(); ++i) {
-    for (const auto& [id, r] : reps[i].observations.records()) {
-      out += std::to_string(i) + "," + id + "," + r.client + "," + (r.measured ? "1" : "0") + "," + r.pool + "," +
+    for (const auto& r : reps[i].observations.records()) {
+      out += std::to_string(i) + "," + r.id + "," + std::string(r.client) + "," + (r.measured ? "1" : "0") + "," + std::string(r.pool) + "," +
              (r.instance < 0 ? "" : std::to_string(r.instance)) + "," + std::to_string(r.prompt_tokens) + "," +
-             std::to_string(r.output_tokens()) + "," + std::string(sim::fate_name(r.fate)) + "," + r.reason + "," +
+             std::to_string(r.output_tokens()) + "," + std::string(sim::fate_name(r.fate)) + "," + std::string(r.reason) + "," +
              t(r.sent) + "," + t(r.dispatched) + "," + t(r.first_scheduled) + "," + t(r.first_token()) + "," +
              t(r.ended) + "," + std::to_string(r.preemptions) + "\n";
     }

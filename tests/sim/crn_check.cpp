@@ -42,10 +42,11 @@ int main(int argc, char** argv) {
     const sim::Wiring w = doubles.wiring();
     const sim::ReplicationOutput ra = sim::run_replication(a, w, 1), rb = sim::run_replication(b, w, 1);
     std::int64_t shared = 0, differing_runs = 0;
-    for (const auto& [id, r] : ra.observations.records()) {
-      const auto it = rb.observations.records().find(id);
-      if (it == rb.observations.records().end()) continue;
-      const auto& s = it->second;
+    for (const auto& r : ra.observations.records()) {
+      const std::string& id = r.id;
+      const sim::FinishedRecord* it = rb.observations.find(id);
+      if (it == nullptr) continue;
+      const auto& s = *it;
       ++shared;
       if (r.ended != s.ended) ++differing_runs;
       const bool stopped = r.fate == sim::Fate::kCompleted && s.fate == sim::Fate::kCompleted && r.reason == "stop" && s.reason == "stop";

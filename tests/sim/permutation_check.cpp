@@ -38,9 +38,10 @@ int main(int argc, char** argv) {
       // The Result and every request's record: a swap between symmetric instances can leave the figures
       // alone and still move a request's times.
       std::string json = schema::to_json(run.result).dump();
-      for (const auto& [id, r] : run.replications.front().observations.records()) {
-        json += "\n" + id + " " + r.pool + "/" + std::to_string(r.instance) + " " + std::string(sim::fate_name(r.fate)) + " " +
-                (r.first_token() ? std::to_string(r.first_token()->us) : "-") + " " + (r.ended ? std::to_string(r.ended->us) : "-");
+      for (const auto& r : run.replications.front().observations.records()) {
+        json += "\n" + r.id + " " + std::string(r.pool) + "/" + std::to_string(r.instance) + " " + std::string(sim::fate_name(r.fate)) +
+                " " + (r.first_token() ? std::to_string((*r.first_token()).us) : "-") + " " +
+                (r.ended ? std::to_string((*r.ended).us) : "-");
       }
       if (first.empty()) {
         first = json;

@@ -55,8 +55,8 @@ TEST(Conservation, ArrivalsEqualFatesInEveryGoldenScenarioAndEveryFateOccurs) {
     const RunOutput run = run_scenario(f, d.wiring(), o, context());
     for (const ReplicationOutput& out : run.replications) {
       std::int64_t fated = 0;
-      for (const auto& [id, r] : out.observations.records()) {
-        EXPECT_NE(r.fate, Fate::kNone) << name << " " << id;
+      for (const auto& r : out.observations.records()) {
+        EXPECT_NE(r.fate, Fate::kNone) << name << " " << r.id;
         seen.insert(r.fate);
         ++fated;
       }
@@ -75,9 +75,9 @@ TEST(Conservation, TheSmallCacheScenarioPreemptsAndDropsForTheEnginesReason) {
   const ReplicationOutput out = run_replication(golden("preemption-timeouts"), d.wiring(), 1);
   std::int64_t preemptions = 0;
   std::set<std::string> reasons;
-  for (const auto& [id, r] : out.observations.records()) {
+  for (const auto& r : out.observations.records()) {
     preemptions += r.preemptions;
-    if (r.fate == Fate::kDropped) reasons.insert(r.reason);
+    if (r.fate == Fate::kDropped) reasons.insert(std::string(r.reason));
   }
   EXPECT_GT(preemptions, 0);
   EXPECT_EQ(reasons, std::set<std::string>{"prompt-too-long"});
@@ -102,15 +102,16 @@ TEST(CommonRandomNumbers, AServerSettingLeavesEveryRequestsLengthsUnchanged) {
   const ReplicationOutput ra = run_replication(a, d.wiring(), 5), rb = run_replication(b, d.wiring(), 5);
   // The session workload's prompts accumulate earlier responses, so equal prompts show equal responses too.
   std::int64_t compared = 0, differing_timing = 0;
-  for (const auto& [id, r] : ra.observations.records()) {
-    auto it = rb.observations.records().find(id);
-    if (it == rb.observations.records().end()) continue;
+  for (const auto& r : ra.observations.records()) {
+    const std::string& id = r.id;
+    const FinishedRecord* it = rb.observations.find(id);
+    if (it == nullptr) continue;
     ++compared;
-    EXPECT_EQ(r.prompt_tokens, it->second.prompt_tokens) << id;
-    if (r.fate == Fate::kCompleted && it->second.fate == Fate::kCompleted && r.reason == "stop" && it->second.reason == "stop") {
-      EXPECT_EQ(r.output_tokens(), it->second.output_tokens()) << id;
+    EXPECT_EQ(r.prompt_tokens, it->prompt_tokens) << id;
+    if (r.fate == Fate::kCompleted && it->fate == Fate::kCompleted && r.reason == "stop" && it->reason == "stop") {
+      EXPECT_EQ(r.output_tokens(), it->output_tokens()) << id;
     }
-    if (r.ended != it->second.ended) ++differing_timing;
+    if (r.ended != it->ended) ++differing_timing;
   }
   EXPECT_GT(compared, 20);
   EXPECT_GT(differing_timing, 0);  // the setting did change the run

@@ -11,11 +11,11 @@ namespace blis::sim {
 namespace {
 
 // Whether an instance (pool, index) lies inside a scope.
-bool covers(const FigureScope& s, const std::string& pool, std::int64_t instance) {
+bool covers(const FigureScope& s, std::string_view pool, std::int64_t instance) {
   return s.level == "cluster" || (pool == s.pool && (s.level == "pool" || instance == s.instance));
 }
 
-bool in_scope(const RequestRecord& r, const FigureScope& s) { return covers(s, r.pool, r.instance); }
+bool in_scope(const FinishedRecord& r, const FigureScope& s) { return covers(s, r.pool, r.instance); }
 
 // b - a in seconds, from the exact difference in microseconds (one rounding).
 double between(SimTime a, SimTime b) { return static_cast<double>(b.us - a.us) / 1e6; }
@@ -23,7 +23,7 @@ double between(SimTime a, SimTime b) { return static_cast<double>(b.us - a.us) /
 bool unfinished(Fate f) { return f == Fate::kInFlightAtHorizon || f == Fate::kQueuedAtHorizon; }
 
 // The samples one request gives for a latency quantity (several for itl).
-void samples_of(const std::string& q, const RequestRecord& r, std::vector<double>& out) {
+void samples_of(const std::string& q, const FinishedRecord& r, std::vector<double>& out) {
   const auto first = r.first_token();
   const auto last = r.last_token();
   const std::int64_t tokens = r.output_tokens();
@@ -76,7 +76,7 @@ ReplicationFigure itl_figure(const schema::MetricRegistryMetric& m, const Figure
     n += c;
     sum += static_cast<long double>(g) * static_cast<long double>(c);
   }
-  for (const auto& [rid, r] : run.observations.records()) {
+  for (const auto& r : run.observations.records()) {
     if (!r.measured || !in_scope(r, scope)) continue;
     if (unfinished(r.fate)) ++fig.unfinished;
     else if (counts_fate(m, r.fate) && r.emissions() >= 2) ++requests;
@@ -109,7 +109,7 @@ ReplicationFigure itl_figure(const schema::MetricRegistryMetric& m, const Figure
 
 double measured_window(const ReplicationOutput& run) {
   std::optional<SimTime> start, end;
-  for (const auto& [id, r] : run.observations.records()) {
+  for (const auto& r : run.observations.records()) {
     if (!r.measured || !r.sent) continue;
     if (!start || *r.sent < *start) start = r.sent;
     const SimTime e = unfinished(r.fate) ? run.end : r.ended.value_or(run.end);
@@ -157,7 +157,7 @@ ReplicationFigure replication_figure(const schema::MetricRegistryMetric& metric,
     for (const auto& in : run.instances) {
       if (covers(scope, in.pool, in.instance)) gpus += in.gpus;
     }
-    for (const auto& [rid, r] : run.observations.records()) {
+    for (const auto& r : run.observations.records()) {
       if (!r.measured || !in_scope(r, scope) || !counts(r.fate)) continue;
       if (m->counts.needs_token && r.output_tokens() == 0) continue;
       ++fig.samples;
@@ -196,7 +196,7 @@ ReplicationFigure replication_figure(const schema::MetricRegistryMetric& metric,
   }
   if (stat == "ratio") {
     std::int64_t hit = 0, all = 0;
-    for (const auto& [rid, r] : run.observations.records()) {
+    for (const auto& r : run.observations.records()) {
       if (!r.measured || !in_scope(r, scope)) continue;
       ++all;
       if (id == "requests.completed_ratio" && r.fate == Fate::kCompleted) ++hit;
@@ -212,7 +212,7 @@ ReplicationFigure replication_figure(const schema::MetricRegistryMetric& metric,
 
   std::vector<double> samples;
   std::int64_t requests = 0;
-  for (const auto& [rid, r] : run.observations.records()) {
+  for (const auto& r : run.observations.records()) {
     if (!r.measured || !in_scope(r, scope)) continue;
     if (unfinished(r.fate)) {
       ++fig.unfinished;
@@ -260,12 +260,12 @@ std::vector<double> replication_series(const std::string& id, const FigureScope&
     throw std::invalid_argument("metric '" + id + "' takes no " + scope.level + " scope");
   }
   std::vector<std::pair<std::pair<SimTime, std::string>, std::vector<double>>> ended;
-  for (const auto& [rid, r] : run.observations.records()) {
+  for (const auto& r : run.observations.records()) {
     if (!r.measured || !in_scope(r, scope) || unfinished(r.fate) || !counts_fate(*m, r.fate)) continue;
     if (m->counts.needs_token && r.output_tokens() == 0) continue;
     std::vector<double> own;
     samples_of(quantity, r, own);
-    if (!own.empty()) ended.push_back({{r.ended.value_or(run.end), rid}, std::move(own)});
+    if (!own.empty()) ended.push_back({{r.ended.value_or(run.end), r.id}, std::move(own)});
   }
   std::sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<double> out;

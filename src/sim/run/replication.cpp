@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "sim/cluster/scrape_line.h"
-#include "sim/observe/lifecycle.h"
 #include "sim/workload/generator.h"
 
 namespace blis::sim {
@@ -112,8 +111,10 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
     coordinator.run_until(horizon);
     out.end = horizon;
     // Requests unfinished at the horizon: where they are decides the fate (DEV-9).
-    for (const auto& [id, rec] : out.observations.records()) {
-      if (rec.fate != Fate::kNone) continue;
+    std::vector<std::string> open;
+    for (const auto& [id, rec] : out.observations.live()) open.push_back(id);
+    for (const auto& id : open) {
+      const RequestRecord& rec = out.observations.at(id);
       if (!rec.sent) {
         out.observations.write_fate(id, Fate::kNotStarted, horizon);
         continue;
@@ -132,8 +133,7 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
     // Progress (SIM-7): with no event left, every request must have its fate.
     std::string stuck;
     std::int64_t n = 0;
-    for (const auto& [id, rec] : out.observations.records()) {
-      if (rec.fate != Fate::kNone) continue;
+    for (const auto& [id, rec] : out.observations.live()) {
       if (++n <= 5) stuck += (stuck.empty() ? "" : ", ") + id + (rec.pool.empty() ? "" : " at " + rec.pool + "/" + std::to_string(rec.instance));
     }
     if (n > 0) {
@@ -142,11 +142,8 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
                             "); an engine holds work it never schedules (SIM-7)");
     }
   }
-  // SIM-8: every request's record follows the one state machine.
-  for (const auto& [id, rec] : out.observations.records()) {
-    const std::string v = lifecycle_violation(rec);
-    if (!v.empty()) throw SimulationError(v + " (SIM-8)");
-  }
+  // SIM-8: every request's record follows the one state machine (checked as each fate was written).
+  if (const std::string v = out.observations.seal(); !v.empty()) throw SimulationError(v + " (SIM-8)");
   out.generated = generator.created();
   for (std::size_t k = 0; k < instances.size(); ++k) {
     out.pricing.merge(engines[k]->pricing());

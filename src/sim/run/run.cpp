@@ -420,16 +420,16 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
   std::int64_t generated = 0, completed = 0, timed_out = 0, in_flight = 0, queued = 0, not_started = 0, fated = 0;
   for (const auto& rep : out.replications) {
     generated += rep.generated;
-    for (const auto& [id, rec] : rep.observations.records()) {
+    for (const auto& rec : rep.observations.records()) {
       ++fated;
       switch (rec.fate) {
         case Fate::kCompleted: ++completed; break;
-        case Fate::kDropped: ++dropped[rec.reason]; break;
+        case Fate::kDropped: ++dropped[std::string(rec.reason)]; break;
         case Fate::kTimedOut: ++timed_out; break;
         case Fate::kInFlightAtHorizon: ++in_flight; break;
         case Fate::kQueuedAtHorizon: ++queued; break;
         case Fate::kNotStarted: ++not_started; break;
-        case Fate::kNone: throw SimulationError("request '" + id + "' ended the run with no fate (DEV-9)");
+        case Fate::kNone: throw SimulationError("request '" + rec.id + "' ended the run with no fate (DEV-9)");
       }
     }
   }

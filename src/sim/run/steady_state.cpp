@@ -11,7 +11,7 @@ SteadyStateJudgement judge_steady_state(ReplicationOutput& run) {
   // +1 at each send, -1 at each end, by grid interval (time t counts in the interval (k-1)g, kg]).
   std::vector<std::int64_t> change(points + 2, 0), ended(points + 2, 0);
   auto interval = [&](SimTime t) { return static_cast<std::size_t>(std::min<std::int64_t>((t.us + j.grid.us - 1) / j.grid.us, static_cast<std::int64_t>(points) + 1)); };
-  for (const auto& [id, r] : run.observations.records()) {
+  for (const auto& r : run.observations.records()) {
     if (!r.sent) continue;
     ++change[interval(*r.sent)];
     const bool left = r.fate == Fate::kCompleted || r.fate == Fate::kDropped || r.fate == Fate::kTimedOut;

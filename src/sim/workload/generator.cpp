@@ -269,6 +269,7 @@ void Generator::act(SimTime now) {
   // Timeouts: the abort went out with this instant's output.
   for (const auto& id : expired(now)) {
     observations_.write_fate(id, Fate::kTimedOut, now);
+    timed_out_.insert(id);
     ended(now, id);
   }
   while (!deadlines_.empty() && deadlines_.begin()->first <= now) deadlines_.erase(deadlines_.begin());
@@ -337,7 +338,7 @@ void Generator::take(SimTime now, const Bag& bag) {
       for (const auto& f : rec->outcome.finished) {
         // A request that timed out may still finish in a step that was in flight when its abort went out;
         // any other second ending is a defect, which write_fate reports (DEV-9).
-        if (!open_.contains(f.request) && observations_.at(f.request).fate == Fate::kTimedOut) continue;
+        if (!open_.contains(f.request) && timed_out_.contains(f.request)) continue;
         observations_.write_fate(f.request, Fate::kCompleted, now, f.reason);
         ended(now, f.request);
       }

@@ -142,6 +142,9 @@ class Generator final : public Atomic {
   SimTime now_{};
   std::int64_t created_ = 0, sent_ = 0;
   std::map<std::string, Open> open_;  // sent and not ended
+  // Requests that timed out: a step in flight at the abort may still report one finished (held for the run,
+  // one entry per timeout; every other finished request's record is folded away at its fate).
+  std::set<std::string> timed_out_;
   std::map<std::int64_t, Session> sessions_;  // in progress, by the order they started
   std::int64_t next_session_ = 0;
   std::set<std::pair<SimTime, std::string>> deadlines_;
