@@ -121,6 +121,20 @@ Empirical::Empirical(std::vector<double> values, std::vector<double> weights)
     cumulative_.push_back(total);
   }
   if (!std::isfinite(total)) refuse("empirical", "the total weight", "finite", total);
+  std::vector<std::size_t> order(values_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values_[a] < values_[b]; });
+  double running = 0.0;
+  for (std::size_t i : order) {
+    sorted_values_.push_back(values_[i]);
+    running += weights_[i];
+    sorted_cumulative_.push_back(running);
+  }
+}
+
+double Empirical::cdf(double x) const {
+  const auto it = std::upper_bound(sorted_values_.begin(), sorted_values_.end(), x);
+  return it == sorted_values_.begin() ? 0.0 : sorted_cumulative_[static_cast<std::size_t>(it - sorted_values_.begin()) - 1] / sorted_cumulative_.back();
 }
 
 double Empirical::sample(Stream& s) const {
@@ -129,6 +143,12 @@ double Empirical::sample(Stream& s) const {
   // u < 1 keeps target below the total; the guard keeps an index even if rounding met it.
   const std::size_t i = std::min<std::size_t>(it - cumulative_.begin(), values_.size() - 1);
   return values_[i];
+}
+
+double Empirical::quantile(double p) const {
+  // The first value, in order of value, whose cumulative weight exceeds p times the total.
+  const auto it = std::upper_bound(sorted_cumulative_.begin(), sorted_cumulative_.end(), p * sorted_cumulative_.back());
+  return sorted_values_[std::min<std::size_t>(static_cast<std::size_t>(it - sorted_cumulative_.begin()), sorted_values_.size() - 1)];
 }
 
 CopulaPair gaussian_copula_pair(Stream& s, double rho) {
@@ -204,6 +224,75 @@ double Distribution::sample(Stream& s) const {
       return table_->sample(s);
   }
   throw std::logic_error("Distribution::sample: unknown family");
+}
+
+double Distribution::cdf(double x) const {
+  switch (family_) {
+    case Family::kConstant:
+      return x >= a_ ? 1.0 : 0.0;
+    case Family::kUniform:
+      return x <= a_ ? 0.0 : x >= b_ ? 1.0 : (x - a_) / (b_ - a_);
+    case Family::kNormal:
+      return normal_cdf((x - a_) / b_);
+    case Family::kLognormal:
+      return x <= 0 ? 0.0 : normal_cdf(fmath::log(x / a_) / b_);
+    case Family::kExponential:
+      return x <= 0 ? 0.0 : 1.0 - fmath::exp(-x / a_);
+    case Family::kWeibull:
+      return x <= 0 ? 0.0 : 1.0 - fmath::exp(-fmath::pow(x / b_, a_));
+    case Family::kEmpirical:
+      return table_->cdf(x);
+    case Family::kGamma:
+      break;
+  }
+  throw std::invalid_argument(describe() + ": its distribution function is not computed by this build");
+}
+
+double Distribution::quantile(double p) const {
+  if (!(p > 0.0 && p < 1.0)) refuse("Distribution::quantile", "p", "within (0, 1)", p);
+  switch (family_) {
+    case Family::kConstant:
+      return a_;
+    case Family::kUniform:
+      return a_ + (b_ - a_) * p;
+    case Family::kNormal:
+      return a_ + b_ * normal_quantile(p);
+    case Family::kLognormal:
+      return a_ * fmath::exp(b_ * normal_quantile(p));
+    case Family::kExponential:
+      return -a_ * fmath::log(1.0 - p);
+    case Family::kWeibull:
+      return b_ * fmath::pow(-fmath::log(1.0 - p), 1.0 / a_);
+    case Family::kEmpirical:
+      return table_->quantile(p);
+    case Family::kGamma:
+      break;
+  }
+  throw std::invalid_argument(describe() + ": its inverse distribution function is not computed by this build");
+}
+
+std::uint64_t tokens_at(const Distribution& d, std::uint64_t min, std::uint64_t max, double u) {
+  if (!(u > 0.0 && u < 1.0)) refuse("tokens_at", "u", "within (0, 1)", u);
+  const double lo = static_cast<double>(min) - 0.5, hi = static_cast<double>(max) + 0.5;
+  const double pa = d.cdf(lo), pb = d.cdf(hi);
+  if (!(pb > pa)) {
+    throw std::runtime_error(d.describe() + " has no probability within [" + std::to_string(min) + ", " +
+                             std::to_string(max) + "] tokens");
+  }
+  double x = 0;
+  if (d.family() == Distribution::Family::kConstant) {
+    x = d.quantile(0.5);
+  } else {
+    // Strictly inside (pa, pb), so the inverse lands within [lo, hi] up to its own rounding.
+    const double p = pa + (pb - pa) * u;
+    x = d.quantile(std::clamp(p, std::nextafter(pa, 1.0), std::nextafter(pb, 0.0)));
+  }
+  const double t = round_half_even(x);
+  // At lo or hi exactly (probability zero) the tie rounds to even, which may be just outside: the bound is
+  // the count the truncated law gives there.
+  if (t < static_cast<double>(min)) return min;
+  if (t > static_cast<double>(max)) return max;
+  return static_cast<std::uint64_t>(t);
 }
 
 std::string Distribution::describe() const {

@@ -47,6 +47,10 @@ class Empirical {
  public:
   Empirical(std::vector<double> values, std::vector<double> weights);
   double sample(Stream& s) const;
+  // Over the values in order of value: the weight at or below x over the total, and the first value whose
+  // cumulative weight exceeds p times the total.
+  double cdf(double x) const;
+  double quantile(double p) const;
   const std::vector<double>& values() const { return values_; }
   const std::vector<double>& weights() const { return weights_; }
 
@@ -54,6 +58,7 @@ class Empirical {
   std::vector<double> values_;
   std::vector<double> weights_;
   std::vector<double> cumulative_;  // weights_[0] + ... + weights_[i], summed left to right
+  std::vector<double> sorted_values_, sorted_cumulative_;  // the same, in order of value (ties as given)
 };
 
 // Two uniforms joined by a Gaussian copula with correlation rho in [-1, 1]: z1 = Phi^-1(u1) and
@@ -83,6 +88,11 @@ class Distribution {
 
   Family family() const { return family_; }
   double sample(Stream& s) const;
+  // P(X <= x), and the least x with P(X <= x) >= p for p in (0, 1): the distribution function and its
+  // inverse, for a copula's marginals. Every family but gamma, whose std::invalid_argument names it (this
+  // build has no incomplete gamma function).
+  double cdf(double x) const;
+  double quantile(double p) const;
   // The family and its parameters, e.g. "gamma(shape=4, scale=2.5)", numbers in shortest round-trip form.
   std::string describe() const;
 
@@ -111,6 +121,13 @@ inline constexpr int kTruncationDraws = 1000;
 // the same stream; never clamped. After kTruncationDraws draws none of which fell within the bounds, throws
 // std::runtime_error naming the distribution, its parameters, the bounds and the limit. min <= max <= 2^53.
 std::uint64_t draw_tokens(Stream& s, const Distribution& d, std::uint64_t min, std::uint64_t max);
+
+// The token count at probability u in (0, 1) of the law draw_tokens samples from d within [min, max]: d
+// truncated to the reals that round into [min, max] ([min - 0.5, max + 0.5]), inverted at u, rounded half to
+// even. Equal in law to draw_tokens, and monotone in u, so a copula's correlation carries over to the
+// counts. Refuses (std::runtime_error, as draw_tokens does after its limit) a d with no probability within
+// the bounds, and gamma (Distribution::cdf).
+std::uint64_t tokens_at(const Distribution& d, std::uint64_t min, std::uint64_t max, double u);
 
 // A real value from d within [lo, hi], by the same redraw rule without rounding (a duration's truncation
 // bounds). lo <= hi.

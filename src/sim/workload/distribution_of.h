@@ -4,6 +4,7 @@
 // the field's path, the value and the cause (SIM-9); nothing is defaulted or clamped.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -22,6 +23,14 @@ struct TokenSampler {
   std::uint64_t max = 0;
   std::uint64_t draw(rng::Stream& s) const {
     return integer_uniform ? rng::uniform_int(s, min, max) : rng::draw_tokens(s, distribution, min, max);
+  }
+  // The count at probability u in (0, 1) by inversion, equal in law to draw() and monotone in u (a copula's
+  // marginal): the integer uniform's u-th share of [min, max], else rng::tokens_at.
+  std::uint64_t at(double u) const {
+    if (!integer_uniform) return rng::tokens_at(distribution, min, max, u);
+    const std::uint64_t n = max - min + 1;
+    // u < 1, so the product lies below n; the guard keeps a count if rounding met n.
+    return min + std::min<std::uint64_t>(static_cast<std::uint64_t>(u * static_cast<double>(n)), n - 1);
   }
 };
 

@@ -12,6 +12,9 @@
 //   prompt_ids     n         request n's own prompt token IDs
 //   prompt_tokens  n         request n's own prompt length (after the shared prefix)
 //   output_tokens  n         request n's sampled output length (DEV-13)
+//   joint_lengths  n         both lengths at once, for a client with length_dependence (a Gaussian copula's
+//                            two uniforms, each inverted through its marginal); prompt_tokens and
+//                            output_tokens are then not drawn
 //   rounds         s         the client's session s's number of rounds
 //   session_think  n         the wait after request n's response before its session's next round
 //   response_ids   n         the token IDs standing for request n's response in an accumulated context
@@ -102,6 +105,7 @@ class Generator final : public Atomic {
     double rate_per_s = 0;
     double cv = 1;
     TokenSampler prompt, output;
+    std::optional<double> copula_rho;       // length_dependence: the Gaussian copula's correlation
     std::optional<DurationSampler> think;   // closed loop
     std::optional<std::int64_t> prefix_groups, prefix_tokens;
     std::optional<std::int64_t> max_tokens;

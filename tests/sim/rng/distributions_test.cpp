@@ -273,6 +273,75 @@ TEST(Copula, ExtremeCorrelations) {
   }
 }
 
+// ---- token counts by inversion (a copula's marginals)
+
+// tokens_at(d, min, max, u) at uniform u has the law draw_tokens samples: the two samples' empirical
+// distribution functions agree at every count within the two-sample KS 0.1% critical value
+// sqrt(-ln(0.0005) / 2) sqrt(2 / n) (conservative for counts), for each family with a distribution function,
+// including bounds that cut into the body.
+TEST(TokensAt, InversionHasTheLawOfTheRedrawSampler) {
+  const int n = 40000;
+  struct Case {
+    Distribution d;
+    std::uint64_t min, max;
+  };
+  const std::vector<Case> cases = {
+      {Distribution::normal(100, 40), 60, 180},  {Distribution::lognormal(30, 0.8), 1, 120},
+      {Distribution::exponential(20), 5, 1000},   {Distribution::weibull(1.5, 40), 1, 60},
+      {Distribution::empirical({3, 7.4, 7.6, 12, 40}, {1, 2, 3, 4, 5}), 5, 20}, {Distribution::constant(12.5), 1, 20}};
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const Case& c = cases[k];
+    Stream a = stream("tokens_at_redraw", k), b = stream("tokens_at_inverse", k);
+    std::vector<double> x(n), y(n);
+    for (int i = 0; i < n; ++i) {
+      x[i] = static_cast<double>(draw_tokens(a, c.d, c.min, c.max));
+      y[i] = static_cast<double>(tokens_at(c.d, c.min, c.max, b.uniform01()));
+      ASSERT_GE(y[i], static_cast<double>(c.min));
+      ASSERT_LE(y[i], static_cast<double>(c.max));
+    }
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    double dmax = 0;
+    for (std::uint64_t t = c.min; t <= c.max; ++t) {
+      const double fx = static_cast<double>(std::upper_bound(x.begin(), x.end(), static_cast<double>(t)) - x.begin()) / n;
+      const double fy = static_cast<double>(std::upper_bound(y.begin(), y.end(), static_cast<double>(t)) - y.begin()) / n;
+      dmax = std::max(dmax, std::abs(fx - fy));
+    }
+    EXPECT_LT(dmax, std::sqrt(-std::log(0.0005) / 2) * std::sqrt(2.0 / n)) << c.d.describe();
+  }
+}
+
+TEST(TokensAt, MonotoneInTheProbability) {
+  const Distribution d = Distribution::lognormal(30, 0.8);
+  std::uint64_t last = 0;
+  for (int i = 1; i < 1000; ++i) {
+    const std::uint64_t t = tokens_at(d, 1, 500, i / 1000.0);
+    ASSERT_GE(t, last) << i;
+    last = t;
+  }
+  EXPECT_EQ(tokens_at(Distribution::empirical({5, 1, 3}, {1, 1, 1}), 1, 5, 0.1), 1u);  // in order of value
+  EXPECT_EQ(tokens_at(Distribution::empirical({5, 1, 3}, {1, 1, 1}), 1, 5, 0.9), 5u);
+}
+
+// Refusal pairs: a family without a distribution function (gamma) and bounds holding no probability, each
+// beside its closest accepted twin.
+TEST(TokensAt, RefusesGammaAndEmptyBounds) {
+  try {
+    tokens_at(Distribution::gamma(2, 10), 1, 100, 0.5);
+    FAIL() << "gamma was inverted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "gamma(shape=2, scale=10): its distribution function is not computed by this build");
+  }
+  EXPECT_NO_THROW(tokens_at(Distribution::weibull(2, 10), 1, 100, 0.5));
+  try {
+    tokens_at(Distribution::constant(30), 1, 20, 0.5);
+    FAIL() << "a constant outside its bounds was given";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "constant(value=30) has no probability within [1, 20] tokens");
+  }
+  EXPECT_EQ(tokens_at(Distribution::constant(30), 1, 30, 0.5), 30u);
+}
+
 // ---- token counts: rounding half to even, truncation by redraw
 
 TEST(Tokens, RoundHalfEven) {
