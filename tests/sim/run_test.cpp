@@ -539,6 +539,77 @@ TEST(RefusalPairs, ACopulaNeedsEachLengthsDistributionFunction) {
   EXPECT_NO_THROW(run_replication(g, d.wiring(), 1));
 }
 
+// Achieved concurrency (frame.conditions.concurrency_tolerance, §8.6): a closed loop of 4 users with no think
+// time keeps about 4 requests in the system (less only in the last requests' tail) and meets a 10% tolerance;
+// with half a second of think time between a response and the next request, the same loop keeps well under
+// one, fails the condition, and reports no figure, naming the achieved value in a warning.
+ScenarioFile closed_loop(double think_s) {
+  ScenarioFile f = golden("two-replicas-poisson");
+  f.scenario.frame.stop.requests = units::Count{400};
+  auto& c = (*f.scenario.workload.clients)[0];
+  c.arrival.process = "closed_loop";
+  c.arrival.rate_per_s.reset();
+  c.arrival.concurrency = units::Count{4};
+  if (think_s > 0) {
+    c.arrival.think_time = schema::ScenarioDurationDistribution{};
+    c.arrival.think_time->family = "constant";
+    c.arrival.think_time->value = units::Seconds{think_s};
+    c.arrival.think_time->source = "test";
+  }
+  f.scenario.frame.conditions = schema::ScenarioConditions{};
+  f.scenario.frame.conditions->concurrency_tolerance = units::Ratio{0.1};
+  return f;
+}
+
+TEST(Acceptance, AchievedConcurrencyMustLieWithinTheToleranceOfTheClosedLoops) {
+  Doubles d;
+  RunOptions o;
+  o.replications = 2;
+  const RunOutput busy = run_scenario(closed_loop(0), d.wiring(), o, context());
+  for (const auto& rep : busy.replications) {
+    EXPECT_GT(achieved_concurrency(rep), 3.6);
+    EXPECT_LE(achieved_concurrency(rep), 4.0);
+  }
+  EXPECT_TRUE(busy.result.frame.conditions_met);
+  for (const auto& f : busy.result.metrics) EXPECT_NE(f.withheld, std::optional<std::string>("conditions_failed")) << f.metric;
+
+  const RunOutput idle = run_scenario(closed_loop(0.5), d.wiring(), o, context());
+  for (const auto& rep : idle.replications) EXPECT_LT(achieved_concurrency(rep), 1.0);
+  EXPECT_FALSE(idle.result.frame.conditions_met);
+  ASSERT_FALSE(idle.result.metrics.empty());
+  for (const auto& f : idle.result.metrics) EXPECT_EQ(f.withheld, std::optional<std::string>("conditions_failed")) << f.metric;
+  std::int64_t named = 0;
+  for (const auto& w : idle.result.warnings) {
+    if (w.code != "concurrency-not-achieved") continue;
+    ++named;
+    EXPECT_NE(w.message.find("against the closed loops' 4, outside the tolerance 0.1"), std::string::npos) << w.message;
+  }
+  EXPECT_EQ(named, 2);
+}
+
+// Refusal pair (SIM-9): an open client states no target concurrency; the closest accepted input is the same
+// scenario with that client closed.
+TEST(RefusalPairs, AchievedConcurrencyIsJudgedOnlyAgainstClosedLoops) {
+  Doubles d;
+  RunOptions o;
+  o.replications = 1;
+  ScenarioFile open = closed_loop(0);
+  auto& c = (*open.scenario.workload.clients)[0];
+  c.arrival.process = "poisson";
+  c.arrival.concurrency.reset();
+  c.arrival.rate_per_s = 40;
+  try {
+    run_scenario(open, d.wiring(), o, context());
+    FAIL() << "a tolerance without a target ran";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("frame.conditions.concurrency_tolerance: workload.clients[0] ('chat') is an open poisson "
+                                         "process"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(run_scenario(closed_loop(0), d.wiring(), o, context()));
+}
+
 TEST(RefusalPairs, AnUnknownEngineKindNamesTheKindsRegistered) {
   Doubles d;
   ScenarioFile f = golden("same-instant-constant");

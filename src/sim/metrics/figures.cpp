@@ -119,6 +119,18 @@ double measured_window(const ReplicationOutput& run) {
   return between(*start, *end);
 }
 
+double achieved_concurrency(const ReplicationOutput& run) {
+  const double window = measured_window(run);
+  if (window <= 0) return 0;
+  std::int64_t busy_us = 0;
+  for (const auto& r : run.observations.records()) {
+    if (!r.measured || !r.sent) continue;
+    const SimTime e = unfinished(r.fate) ? run.end : r.ended.value_or(run.end);
+    busy_us += e.us - (*r.sent).us;
+  }
+  return static_cast<double>(busy_us) / 1e6 / window;
+}
+
 ReplicationFigure replication_figure(const std::string& id, const FigureScope& scope, const ReplicationOutput& run) {
   const schema::MetricRegistryMetric* m = find_metric(id);
   if (!m) throw std::invalid_argument("metric '" + id + "' is not in the metric registry (see: blis metrics)");

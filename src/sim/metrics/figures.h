@@ -46,5 +46,9 @@ std::vector<double> replication_series(const std::string& metric, const FigureSc
 // The measured window of a replication, in seconds: from the first measured request sent to the last
 // measured request ended (or the horizon, when some were unfinished there). 0 when none was sent.
 double measured_window(const ReplicationOutput& run);
+// The replication's achieved concurrency: the measured requests' summed time in the system (sent to fate, or
+// to the end for one unfinished) over the measured window; 0 for an empty window. Little's law: the
+// time-average number of requests sent and not yet ended.
+double achieved_concurrency(const ReplicationOutput& run);
 
 }  // namespace blis::sim

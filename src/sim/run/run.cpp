@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "contracts/sha256.h"
@@ -264,8 +266,27 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     throw std::invalid_argument("frame.rng: '" + *sc.frame.rng + "' is not this build's generator, " +
                                 std::string(rng::Substreams::generator()));
   }
+  // Achieved concurrency is judged against a target only closed loops state: the sum of their concurrency.
+  std::optional<double> target_concurrency;
   if (sc.frame.conditions && sc.frame.conditions->concurrency_tolerance) {
-    throw std::invalid_argument("frame.conditions.concurrency_tolerance: achieved concurrency is not judged by this build yet");
+    const std::string field = "frame.conditions.concurrency_tolerance";
+    if (!sc.workload.clients) {
+      throw std::invalid_argument(field + ": " +
+                                  (sc.workload.replay ? "a replayed trace" : sc.workload.convert ? "a converted workload" : "a catalog workload") +
+                                  " states no target concurrency; achieved concurrency is judged against closed-loop clients' "
+                                  "arrival.concurrency");
+    }
+    double target = 0;
+    for (std::size_t i = 0; i < sc.workload.clients->size(); ++i) {
+      const schema::ScenarioClient& c = (*sc.workload.clients)[i];
+      if (c.arrival.process != "closed_loop" || !c.arrival.concurrency) {
+        throw std::invalid_argument(field + ": workload.clients[" + std::to_string(i) + "] ('" + c.name + "') is an open " +
+                                    c.arrival.process + " process, which states no target concurrency; achieved concurrency is "
+                                    "judged against closed-loop clients' arrival.concurrency");
+      }
+      target += static_cast<double>(c.arrival.concurrency->value());
+    }
+    target_concurrency = target;
   }
   // Replay of a recorded trace: no random input, one run (§8.5).
   std::optional<Trace> replay;
@@ -489,6 +510,26 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
   if (sc.frame.conditions && sc.frame.conditions->max_unfinished) {
     const double share = generated == 0 ? 0.0 : static_cast<double>(in_flight + queued) / static_cast<double>(generated);
     met = share <= sc.frame.conditions->max_unfinished->value();
+  }
+  if (target_concurrency) {
+    // Every replication's achieved concurrency (the measured requests' time in the system over the measured
+    // window) within the tolerance of the target; each one outside is named in a warning.
+    const double tolerance = sc.frame.conditions->concurrency_tolerance->value();
+    for (std::size_t i = 0; i < out.replications.size(); ++i) {
+      const double achieved = achieved_concurrency(out.replications[i]);
+      if (std::abs(achieved - *target_concurrency) <= tolerance * *target_concurrency) continue;
+      met = false;
+      schema::ResultWarning w;
+      w.code = "concurrency-not-achieved";
+      w.field = "frame.conditions.concurrency_tolerance";
+      char text[256];
+      std::snprintf(text, sizeof text,
+                    "replication %zu: achieved concurrency %.4g against the closed loops' %.4g, outside the tolerance %.4g; "
+                    "no figure is reported (§8.6)",
+                    i, achieved, *target_concurrency, tolerance);
+      w.message = text;
+      r.warnings.push_back(std::move(w));
+    }
   }
   r.frame.conditions_met = met;
   // The run's class: any overloaded replication makes the run overloaded; else any incomplete one, incomplete.
