@@ -84,6 +84,35 @@ class Examples(unittest.TestCase):
         self.assertEqual(len(row), 1, out.stdout)
         self.assertGreater(float(row[0].split()[1]), 0.0)
 
+    def test_a_tensor_parallel_deployment_counts_every_accelerator_and_must_fit_the_cluster(self):
+        # The main example with tensor-parallel-size 2: four instances occupy eight H100s, so per-accelerator
+        # throughput is the cluster's over 8 (it was over 4, one per instance, before instances counted their
+        # ranks). A fifth replica needs ten of the cluster's eight and is refused; four fit.
+        import json
+        import tempfile
+        with open(os.path.join(ROOT, "examples", "llama-3.1-8b-h100.yaml"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("tensor-parallel-size: 1", text)
+        self.assertIn("replicas: 4", text)
+        tp2 = text.replace("tensor-parallel-size: 1", "tensor-parallel-size: 2")
+        with tempfile.TemporaryDirectory() as tmp:
+            fits, over = os.path.join(tmp, "tp2.yaml"), os.path.join(tmp, "tp2-five.yaml")
+            with open(fits, "w", encoding="utf-8") as f:
+                f.write(tp2)
+            with open(over, "w", encoding="utf-8") as f:
+                f.write(tp2.replace("replicas: 4", "replicas: 5"))
+            out = subprocess.run([BLIS, "run", "--replications", "1", over], capture_output=True, text=True, cwd=ROOT)
+            self.assertNotEqual(out.returncode, 0, out.stdout)
+            self.assertIn("the instances occupy 10 accelerators", out.stderr)
+            self.assertIn("more than the cluster's 8 (cluster.nodes x cluster.gpus_per_node)", out.stderr)
+            out = subprocess.run([BLIS, "run", "--replications", "1", fits], capture_output=True, text=True, cwd=ROOT)
+            self.assertEqual(out.returncode, 0, out.stderr)
+        figures = {f["metric"]: f["value"] for f in json.loads(out.stdout)["metrics"]
+                   if f["scope"]["level"] == "cluster" and "aggregate" not in f}
+        total = figures["throughput.output_tokens_per_s"]
+        self.assertGreater(total, 0.0)
+        self.assertAlmostEqual(figures["throughput.output_tokens_per_s_per_accelerator"], total / 8, delta=total * 1e-12)
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0]], verbosity=2)

@@ -19,6 +19,14 @@ struct Instance {
 
 std::string pool_field(std::size_t i, const std::string& rest) { return "pools[" + std::to_string(i) + "]." + rest; }
 
+// The accelerators one instance occupies: its plan's ranks, tp x pp x dp (expert and context parallelism
+// reuse those ranks); 1 for a plan that states no layout.
+std::int64_t accelerators(const engine::plan::PoolPlan& plan) {
+  if (!plan.layout) return 1;
+  auto of = [](const std::optional<units::Count>& c) { return c ? c->value() : 1; };
+  return of(plan.layout->tp) * of(plan.layout->pp) * of(plan.layout->dp);
+}
+
 }  // namespace
 
 ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring, std::uint64_t seed,
@@ -56,6 +64,25 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
                                     " does not implement the step interface, so it cannot run");
       }
       instances.push_back(std::move(in));
+    }
+  }
+  // The deployment fits the cluster: every instance's accelerators, summed, within nodes x gpus_per_node.
+  if (sc.cluster.gpus_per_node) {
+    const std::int64_t have = sc.cluster.nodes.value() * sc.cluster.gpus_per_node->value();
+    std::int64_t need = 0;
+    std::string parts;
+    for (std::size_t p = 0, k = 0; p < file.deployment.pools.size(); ++p) {
+      const std::int64_t replicas = file.deployment.pools[p].replicas.value();
+      const std::int64_t each = replicas > 0 ? accelerators(instances[k].engine->plan()) : 0;
+      need += replicas * each;
+      parts += (parts.empty() ? "" : ", ") + file.deployment.pools[p].name + ": " + std::to_string(replicas) + " x " +
+               std::to_string(each);
+      k += static_cast<std::size_t>(replicas);
+    }
+    if (need > have) {
+      throw std::invalid_argument("pools: the instances occupy " + std::to_string(need) + " accelerators (" + parts +
+                                  "), more than the cluster's " + std::to_string(have) +
+                                  " (cluster.nodes x cluster.gpus_per_node)");
     }
   }
 
@@ -148,7 +175,8 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
   for (std::size_t k = 0; k < instances.size(); ++k) {
     out.pricing.merge(engines[k]->pricing());
     const engine::Published pub = engines[k]->published();
-    out.instances.push_back(InstanceInfo{instances[k].pool, instances[k].index, 1, engines[k]->steps_completed(),
+    out.instances.push_back(InstanceInfo{instances[k].pool, instances[k].index, accelerators(instances[k].engine->plan()),
+                                         engines[k]->steps_completed(),
                                          pub.prefix_cache_queries, pub.prefix_cache_hits});
   }
   out.stats = coordinator.stats();
