@@ -22,6 +22,12 @@ double between(SimTime a, SimTime b) { return static_cast<double>(b.us - a.us) /
 
 bool unfinished(Fate f) { return f == Fate::kInFlightAtHorizon || f == Fate::kQueuedAtHorizon; }
 
+// When a request left the system as the measured window sees it: its fate's time, or the run's end when it
+// was unfinished there.
+SimTime left_at(const FinishedRecord& r, const ReplicationOutput& run) {
+  return unfinished(r.fate) ? run.end : r.ended.value_or(run.end);
+}
+
 // The samples one request gives for a latency quantity (several for itl).
 void samples_of(const std::string& q, const FinishedRecord& r, std::vector<double>& out) {
   const auto first = r.first_token();
@@ -112,7 +118,7 @@ double measured_window(const ReplicationOutput& run) {
   for (const auto& r : run.observations.records()) {
     if (!r.measured || !r.sent) continue;
     if (!start || *r.sent < *start) start = r.sent;
-    const SimTime e = unfinished(r.fate) ? run.end : r.ended.value_or(run.end);
+    const SimTime e = left_at(r, run);
     if (!end || e > *end) end = e;
   }
   if (!start) return 0;
@@ -125,8 +131,7 @@ double achieved_concurrency(const ReplicationOutput& run) {
   std::int64_t busy_us = 0;
   for (const auto& r : run.observations.records()) {
     if (!r.measured || !r.sent) continue;
-    const SimTime e = unfinished(r.fate) ? run.end : r.ended.value_or(run.end);
-    busy_us += e.us - (*r.sent).us;
+    busy_us += left_at(r, run).us - (*r.sent).us;
   }
   return static_cast<double>(busy_us) / 1e6 / window;
 }

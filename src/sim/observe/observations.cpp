@@ -48,13 +48,14 @@ RequestRecord& Observations::create(const std::string& id, const std::string& cl
 RequestRecord& Observations::at(const std::string& id) {
   auto it = live_.find(id);
   if (it != live_.end()) return it->second;
-  if (const FinishedRecord* f = is_sealed_ ? find(id) : find_unsealed(id)) {
+  if (const FinishedRecord* f = ended(id)) {
     throw std::logic_error("request '" + id + "' has ended (" + std::string(fate_name(f->fate)) + "); its record is no longer open");
   }
   throw std::logic_error("request '" + id + "' has no record");
 }
 
-const FinishedRecord* Observations::find_unsealed(std::string_view id) const {
+const FinishedRecord* Observations::ended(std::string_view id) const {
+  if (is_sealed_) return find(id);
   // Only on a defect's path: a linear search.
   for (const auto& chunk : chunks_) {
     for (const auto& f : chunk) {
@@ -72,7 +73,7 @@ void Observations::write_fate(const std::string& id, Fate fate, SimTime at, std:
   if (fate == Fate::kNone) throw std::logic_error("request '" + id + "': 'none' is not a fate");
   auto it = live_.find(id);
   if (it == live_.end()) {
-    if (const FinishedRecord* f = is_sealed_ ? find(id) : find_unsealed(id)) {
+    if (const FinishedRecord* f = ended(id)) {
       throw std::logic_error("request '" + id + "' already has the fate " + std::string(fate_name(f->fate)) +
                              "; a second write (" + std::string(fate_name(fate)) + " at " + to_string(at) +
                              ") is a defect (DEV-9)");

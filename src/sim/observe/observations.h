@@ -168,7 +168,7 @@ class Observations {
  private:
   void pool(const std::string& pool, std::int64_t instance, Fate fate, bool measured, const std::vector<std::int64_t>& gaps);
   std::string_view name(const std::string& s);
-  const FinishedRecord* find_unsealed(std::string_view id) const;
+  const FinishedRecord* ended(std::string_view id) const;  // a finished record by id, sealed or not
 
   std::map<std::string, RequestRecord> live_;
   std::size_t peak_live_ = 0;

@@ -279,15 +279,9 @@ std::uint64_t tokens_at(const Distribution& d, std::uint64_t min, std::uint64_t 
     throw std::runtime_error(d.describe() + " has no probability within [" + std::to_string(min) + ", " +
                              std::to_string(max) + "] tokens");
   }
-  double x = 0;
-  if (d.family() == Distribution::Family::kConstant) {
-    x = d.quantile(0.5);
-  } else {
-    // Strictly inside (pa, pb), so the inverse lands within [lo, hi] up to its own rounding.
-    const double p = pa + (pb - pa) * u;
-    x = d.quantile(std::clamp(p, std::nextafter(pa, 1.0), std::nextafter(pb, 0.0)));
-  }
-  const double t = round_half_even(x);
+  // Strictly inside (pa, pb), so the inverse lands within [lo, hi] up to its own rounding.
+  const double p = pa + (pb - pa) * u;
+  const double t = round_half_even(d.quantile(std::clamp(p, std::nextafter(pa, 1.0), std::nextafter(pb, 0.0))));
   // At lo or hi exactly (probability zero) the tie rounds to even, which may be just outside: the bound is
   // the count the truncated law gives there.
   if (t < static_cast<double>(min)) return min;
