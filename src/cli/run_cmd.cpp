@@ -13,6 +13,7 @@
 #include "cli/build_info.h"
 #include "cli/data_cmd.h"
 #include "sim/metrics/registry.h"
+#include "sim/run/placement.h"
 #include "sim/run/run.h"
 
 namespace blis::cli {
@@ -241,6 +242,9 @@ int run_main(std::span<const std::string_view> args, const Runtime& runtime, boo
     }
     std::fprintf(stderr, "blis run: %s: %lld replication(s); %s\n", file.scenario.name.c_str(),
                  static_cast<long long>(run.replications.size()), fates_text(run.result.fates).c_str());
+    if (file.scenario.cluster.nodes.value() > 1 && !run.replications.empty()) {
+      std::fprintf(stderr, "blis run: placement: %s\n", sim::describe_placement(run.replications[0].instances).c_str());
+    }
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "blis run: %s\n", e.what());

@@ -113,6 +113,38 @@ class Examples(unittest.TestCase):
         self.assertGreater(total, 0.0)
         self.assertAlmostEqual(figures["throughput.output_tokens_per_s_per_accelerator"], total / 8, delta=total * 1e-12)
 
+    def test_instances_are_placed_on_several_nodes_and_placement_changes_no_figure(self):
+        # The main example at tensor-parallel-size 2 on two nodes of four H100s (an InfiniBand fabric, one
+        # leaf): the four instances are placed two per node, the summary says where, and every figure equals
+        # the same deployment's on one node of eight (no instance spans nodes, so no price moves).
+        import json
+        import tempfile
+        with open(os.path.join(ROOT, "examples", "llama-3.1-8b-h100.yaml"), encoding="utf-8") as f:
+            text = f.read()
+        one_node = "cluster: {chip: H100-SXM, nodes: 1, gpus_per_node: 8}"
+        self.assertIn(one_node, text)
+        self.assertIn("stop: {requests: 120}", text)
+        text = text.replace("tensor-parallel-size: 1", "tensor-parallel-size: 2").replace(
+            "stop: {requests: 120}", "stop: {requests: 40}")
+        two_nodes = text.replace(one_node, "cluster: {chip: H100-SXM, nodes: 2, gpus_per_node: 4, fabric: "
+                                 "InfiniBand-NDR, switch_groups: [{name: leaf, nodes: [0, 1], uplink_oversubscription: 1}]}")
+        figures = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, body in (("one", text), ("two", two_nodes)):
+                path = os.path.join(tmp, name + ".yaml")
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(body)
+                out = subprocess.run([BLIS, "run", "--replications", "1", path], capture_output=True, text=True, cwd=ROOT)
+                self.assertEqual(out.returncode, 0, out.stderr)
+                figures[name] = json.loads(out.stdout)["metrics"]
+                if name == "two":
+                    self.assertIn("blis run: placement: node 0: serve/0 (0-1), serve/1 (2-3); node 1: serve/2 (0-1), "
+                                  "serve/3 (2-3)\n", out.stderr)
+                else:
+                    self.assertNotIn("placement:", out.stderr)
+        self.assertGreater(len(figures["one"]), 10)
+        self.assertEqual(figures["one"], figures["two"])
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0]], verbosity=2)

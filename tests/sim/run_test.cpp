@@ -14,6 +14,7 @@
 #include "doubles.h"
 #include "sim/analysis/batch_means.h"
 #include "sim/metrics/figures.h"
+#include "sim/run/placement.h"
 #include "sim/run/run.h"
 
 namespace blis::sim {
@@ -389,6 +390,63 @@ TEST(RefusalPairs, AFrameWithRandomInputNeedsReplications) {
   }
   o.replications = 2;  // the closest accepted: replications given on the command line
   EXPECT_NO_THROW(run_scenario(f, d.wiring(), o, context()));
+}
+
+// Refused: two nodes with no node size (a chip without a rack tier leaves it to the scenario); accepted:
+// the same two nodes of 8, where the instances are placed (placement.h) and the run goes on.
+TEST(RefusalPairs, InstancesOnSeveralNodesNeedTheNodeSize) {
+  Doubles d;
+  schema::Chip module;
+  module.name = "H100-SXM";  // an SXM module: no rack tier, so no node size from the catalog
+  d.env.add_chip(module);
+  ScenarioFile f = golden("same-instant-constant");
+  f.scenario.cluster.nodes = units::Count{2};
+  f.scenario.cluster.gpus_per_node.reset();
+  try {
+    run_replication(f, d.wiring(), 1);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cluster.gpus_per_node: not stated, and placing the instances on 2 nodes"),
+              std::string::npos)
+        << e.what();
+  }
+  f.scenario.cluster.gpus_per_node = units::Count{8};
+  const ReplicationOutput out = run_replication(f, d.wiring(), 1);
+  ASSERT_FALSE(out.instances.empty());
+  EXPECT_GT(out.generated, 0);
+  for (const InstanceInfo& in : out.instances) EXPECT_EQ(in.node, 0) << in.pool << "/" << in.instance;
+}
+
+// A rack-scale chip fixes the node (its tray): unstated, the tray's size is each node's, and the engines are
+// told it. Two nodes of one accelerator each hold two single-accelerator instances, one on each; a third is
+// refused by the cluster's size.
+TEST(Placement, ARackChipsTrayIsTheNodeWhenTheScenarioLeavesItOpen) {
+  Doubles d;
+  schema::Chip rack;
+  rack.name = "H100-SXM";
+  rack.rack.emplace();
+  rack.rack->gpus_per_tray.value = units::Count{1};
+  d.env.add_chip(rack);
+  ScenarioFile f = golden("preemption-timeouts");
+  ASSERT_EQ(f.deployment.pools.size(), 1u);
+  f.scenario.cluster.nodes = units::Count{2};
+  f.scenario.cluster.gpus_per_node.reset();
+  f.deployment.pools[0].replicas = units::Count{2};
+  const ReplicationOutput out = run_replication(f, d.wiring(), 1);
+  ASSERT_EQ(out.instances.size(), 2u);
+  EXPECT_EQ(out.instances[0].node, 0);
+  EXPECT_EQ(out.instances[1].node, 1);
+  EXPECT_EQ(describe_placement(out.instances), "node 0: " + out.instances[0].pool + "/0 (0); node 1: " +
+                                                  out.instances[1].pool + "/1 (0)");
+  f.deployment.pools[0].replicas = units::Count{3};
+  try {
+    run_replication(f, d.wiring(), 1);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the cluster's 2 (cluster.nodes x cluster.gpus_per_node)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(RefusalPairs, ClosedLoopNeedsConcurrency) {

@@ -44,6 +44,9 @@ struct InstanceInfo {
   // tokens looked up, and of those found cached.
   std::int64_t prefix_cache_queries = 0;
   std::int64_t prefix_cache_hits = 0;
+  // Where placement put it (placement.h): its node and its first node-local accelerator.
+  std::int64_t node = 0;
+  std::int64_t first_accelerator = 0;
 };
 
 struct ReplicationOutput {
