@@ -25,7 +25,7 @@
 // Each comparison's `difference` is the interval at the confidence it was decided at, so its outcome and
 // its equivalent flag agree with the interval reported (the one exception, possible only through rounding
 // at a boundary: a comparison after Holm's stop whose interval would decide is still not distinguished).
-// The false-claim rate is measured in tests/sim/analysis/comparison_coverage_test.cpp.
+// The false-claim rate is measured by tests/sim/analysis/comparison_coverage_check.cpp (DEV-11).
 #pragma once
 
 #include <cstddef>
