@@ -146,6 +146,27 @@ class CitedIds(unittest.TestCase):
             self.assertIn("cites DEV-99", out.stdout)
 
 
+class OneDetector(unittest.TestCase):
+    def check(self, files):
+        with tree(files) as d:
+            return run("one_detector.py", d)
+
+    def test_including_the_detector_outside_the_simulator_is_flagged_and_inside_is_not(self):
+        inc = '#include "sim/analysis/steady_state.h"\n'
+        out = self.check({"src/score/grade.cpp": inc})
+        self.assertEqual(out.returncode, 1, out.stdout)
+        self.assertIn("src/score/grade.cpp:1: includes sim/analysis/steady_state.h: outside src/sim", out.stdout)
+        self.assertEqual(self.check({"src/sim/run/steady_state.cpp": inc}).returncode, 0)
+        self.assertEqual(self.check({"src/score/grade.cpp": '#include "sim/run/run.h"\n'}).returncode, 0)
+
+    def test_a_second_set_of_run_classes_is_flagged_and_the_detectors_own_is_not(self):
+        enum = "enum class C {\n  settled,\n  overloaded,\n  incomplete\n};\n"
+        out = self.check({"src/sim/run/verdict.h": "// x\n" + enum})
+        self.assertEqual(out.returncode, 1, out.stdout)
+        self.assertIn("src/sim/run/verdict.h:2: an enum of run classes", out.stdout)
+        self.assertEqual(self.check({"src/sim/analysis/steady_state.h": enum}).returncode, 0)
+        self.assertEqual(self.check({"src/sim/run/verdict.h": "enum class C { settled, incomplete };\n"}).returncode, 0)
+
 if __name__ == "__main__":
     unittest.main()
 
