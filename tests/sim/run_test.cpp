@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
+
+#include <unistd.h>
 
 #include "doubles.h"
 #include "sim/analysis/batch_means.h"
@@ -447,6 +450,114 @@ TEST(Placement, ARackChipsTrayIsTheNodeWhenTheScenarioLeavesItOpen) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A run's exported trace, replayed with resampling (resample.h): every replication draws its own trace from
+// the recorded one, so replications differ, while the same seed gives the same bytes.
+struct ExportedTrace {
+  std::filesystem::path dir;
+  ExportedTrace(const std::string& scenario, Doubles& d) {
+    dir = std::filesystem::temp_directory_path() / ("blis-resample-" + scenario + "-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    RunOptions o;
+    o.replications = 1;
+    o.trace = true;
+    RunContext c = context();  // a trace header names the data it priced with
+    c.data.catalog.combined_hash = std::string(64, 'a');
+    c.data.registry.combined_hash = std::string(64, 'b');
+    const RunOutput run = run_scenario(golden(scenario), d.wiring(), o, c);
+    std::ofstream(dir / "trace.csv") << *run.trace;
+  }
+  ~ExportedTrace() { std::filesystem::remove_all(dir); }
+  ScenarioFile replaying(const std::string& scenario, std::optional<std::string> resample) const {
+    ScenarioFile f = golden(scenario);
+    f.directory = dir.string();
+    f.scenario.workload = schema::ScenarioWorkload{};
+    f.scenario.workload.replay.emplace();
+    f.scenario.workload.replay->trace = "trace.csv";
+    f.scenario.workload.replay->resample = std::move(resample);
+    return f;
+  }
+};
+
+TEST(Resample, AResampledReplayDrawsATraceForEachReplicationAndOneSeedGivesOneResult) {
+  Doubles d;
+  const ExportedTrace t("two-replicas-poisson", d);
+  const ScenarioFile f = t.replaying("two-replicas-poisson", "requests");
+  RunOptions o;
+  o.replications = 3;
+  const RunOutput a = run_scenario(f, d.wiring(), o, context());
+  ASSERT_EQ(a.replications.size(), 3u);
+  std::vector<std::set<std::string>> ids;
+  for (const ReplicationOutput& rep : a.replications) {
+    std::set<std::string> these;
+    for (const auto& r : rep.observations.records()) these.insert(std::string(r.id));
+    EXPECT_EQ(static_cast<std::int64_t>(these.size()), rep.generated);
+    ids.push_back(std::move(these));
+  }
+  EXPECT_NE(ids[0], ids[1]);
+  EXPECT_NE(ids[1], ids[2]);
+  for (const auto& figure : a.result.metrics) {
+    if (figure.value) {
+      EXPECT_TRUE(figure.interval.has_value()) << figure.metric;  // random input: intervals
+    }
+  }
+  const RunOutput b = run_scenario(f, d.wiring(), o, context());
+  EXPECT_EQ(schema::to_json(a.result).dump(), schema::to_json(b.result).dump());
+}
+
+// Refused: replaying a trace with no resampling at 3 replications; accepted: the same with resampling.
+TEST(RefusalPairs, ReplicationsOfAReplayNeedResampling) {
+  Doubles d;
+  const ExportedTrace t("two-replicas-poisson", d);
+  RunOptions o;
+  o.replications = 3;
+  try {
+    run_scenario(t.replaying("two-replicas-poisson", std::nullopt), d.wiring(), o, context());
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--replications: a replay without resampling has no random input"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(run_scenario(t.replaying("two-replicas-poisson", "requests"), d.wiring(), o, context()).replications.size(), 3u);
+}
+
+// Refused: exporting the trace of a resampled replay (each replication draws its own); accepted: the same
+// run without the export.
+TEST(RefusalPairs, AResampledReplayIsNotExported) {
+  Doubles d;
+  const ExportedTrace t("two-replicas-poisson", d);
+  RunOptions o;
+  o.replications = 1;
+  o.trace = true;
+  try {
+    run_scenario(t.replaying("two-replicas-poisson", "requests"), d.wiring(), o, context());
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--trace-out: a resampled replay draws a new trace for each replication"),
+              std::string::npos)
+        << e.what();
+  }
+  o.trace = false;
+  EXPECT_EQ(run_scenario(t.replaying("two-replicas-poisson", "requests"), d.wiring(), o, context()).replications.size(), 1u);
+}
+
+// Refused: a session workload's trace resampled by requests; accepted: by sessions.
+TEST(RefusalPairs, ASessionTraceIsResampledBySessions) {
+  Doubles d;
+  const ExportedTrace t("sessions", d);
+  RunOptions o;
+  o.replications = 2;
+  try {
+    run_scenario(t.replaying("sessions", "requests"), d.wiring(), o, context());
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("resample sessions"), std::string::npos) << e.what();
+  }
+  const RunOutput run = run_scenario(t.replaying("sessions", "sessions"), d.wiring(), o, context());
+  ASSERT_EQ(run.replications.size(), 2u);
+  EXPECT_GT(run.replications[0].generated, 0);
 }
 
 TEST(RefusalPairs, ClosedLoopNeedsConcurrency) {

@@ -16,6 +16,7 @@
 #include "sim/replication_runner.h"
 #include "sim/rng/substreams.h"
 #include "sim/run/steady_state.h"
+#include "sim/trace/resample.h"
 #include "sim/workload/convert/convert.h"
 
 namespace blis::sim {
@@ -258,8 +259,11 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
                                   "latencies only, so the figures are listed");
     }
     if (sc.workload.replay) {
-      throw std::invalid_argument("frame.batch_means: a replay has no random input, so its batches would describe "
-                                  "one fixed trace; replay without batch means");
+      throw std::invalid_argument(sc.workload.replay->resample
+                                      ? "frame.batch_means: a resampled replay draws a new trace for each replication; "
+                                        "judge it by replications, not batch means"
+                                      : "frame.batch_means: a replay has no random input, so its batches would describe "
+                                        "one fixed trace; replay without batch means");
     }
   }
   if (sc.frame.rng && *sc.frame.rng != rng::Substreams::generator()) {
@@ -288,24 +292,33 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     }
     target_concurrency = target;
   }
-  // Replay of a recorded trace: no random input, one run (§8.5).
+  // Replay of a recorded trace: no random input, one run, unless it is resampled (a trace drawn from it for
+  // each replication, resample.h) (§8.5).
   std::optional<Trace> replay;
+  std::optional<std::string> resample;
   if (sc.workload.replay) {
     const auto& rp = *sc.workload.replay;
-    if (rp.resample) throw std::invalid_argument("workload.replay.resample: resampling a trace is not done by this build yet");
+    resample = rp.resample;
     const std::string path = (std::filesystem::path(file.directory) / rp.trace).string();
     replay = read_trace(path);
     if (rp.sha256 && *rp.sha256 != replay->sha256) {
       throw std::invalid_argument("workload.replay.sha256: " + path + " has SHA-256 " + replay->sha256 + ", not " + *rp.sha256);
     }
-    if (options.replications && *options.replications != 1) {
+    if (!resample && options.replications && *options.replications != 1) {
       throw std::invalid_argument("--replications: a replay without resampling has no random input; every replication would be the same run");
     }
+    if (resample && options.trace) {
+      throw std::invalid_argument("--trace-out: a resampled replay draws a new trace for each replication; export is "
+                                  "not done for it (replay the trace itself, or export from a generated workload)");
+    }
+    if (resample) (void)resample_trace(*replay, *resample, 0);  // refuses a trace the unit cannot be drawn from, once
   }
+  // A replay that runs the recorded trace as it is: one run, no random input.
+  const bool fixed_replay = replay.has_value() && !resample;
   if (sc.workload.convert && (options.trace)) {
     throw std::invalid_argument("--trace-out: a converted workload is already a trace of its client's requests; export is not done for it yet");
   }
-  const bool random_input = !replay.has_value();
+  const bool random_input = !fixed_replay;
   if (random_input && !batch && !sc.frame.replications && !options.replications) {
     throw std::invalid_argument("frame.replications: required: the workload draws random inputs, so one run gives no interval (§8.8)");
   }
@@ -343,7 +356,8 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
   auto one = [&](std::int64_t index) {
     std::optional<Trace> converted;
     if (sc.workload.convert) converted = convert_workload(*sc.workload.convert, file.directory, replication_seed(seed, index)).trace;
-    const Trace* source = replay ? &*replay : converted ? &*converted : nullptr;
+    if (resample) converted = resample_trace(*replay, *resample, replication_seed(seed, index));
+    const Trace* source = converted ? &*converted : replay ? &*replay : nullptr;
     ReplicationOutput rep = run_replication(file, wired, replication_seed(seed, index),
                                             options.trace && !replay ? &writer : nullptr, source);
     if (steady) {
@@ -361,12 +375,12 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
 
   RunOutput out;
   std::string stopped_by;
-  const std::int64_t most = replay || batch ? 1 : options.replications ? *options.replications : sc.frame.replications->max.value();
+  const std::int64_t most = fixed_replay || batch ? 1 : options.replications ? *options.replications : sc.frame.replications->max.value();
   std::int64_t ended = 0;
   const std::function<void()> finished = [&] {
     if (options.progress) options.progress(++ended, most);
   };
-  if (replay || batch) {
+  if (fixed_replay || batch) {
     out.replications = run_replications(one, 0, 1, 1, finished);
     stopped_by = "single_run";
   } else if (options.replications) {
@@ -611,7 +625,7 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     r.metrics.push_back(std::move(f));
   }
 
-  if (replay && sc.frame.replications) {
+  if (fixed_replay && sc.frame.replications) {
     schema::ResultWarning w;
     w.code = "replications-unused";
     w.field = "frame.replications";
