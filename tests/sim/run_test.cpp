@@ -480,6 +480,16 @@ struct ExportedTrace {
   }
 };
 
+// The refusal run_scenario gives a scenario ("" when it runs).
+std::string refusal_of(const ScenarioFile& f, Doubles& d, const RunOptions& o) {
+  try {
+    run_scenario(f, d.wiring(), o, context());
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(Resample, AResampledReplayDrawsATraceForEachReplicationAndOneSeedGivesOneResult) {
   Doubles d;
   const ExportedTrace t("two-replicas-poisson", d);
@@ -512,14 +522,8 @@ TEST(RefusalPairs, ReplicationsOfAReplayNeedResampling) {
   const ExportedTrace t("two-replicas-poisson", d);
   RunOptions o;
   o.replications = 3;
-  try {
-    run_scenario(t.replaying("two-replicas-poisson", std::nullopt), d.wiring(), o, context());
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("--replications: a replay without resampling has no random input"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string why = refusal_of(t.replaying("two-replicas-poisson", std::nullopt), d, o);
+  EXPECT_NE(why.find("--replications: a replay without resampling has no random input"), std::string::npos) << why;
   EXPECT_EQ(run_scenario(t.replaying("two-replicas-poisson", "requests"), d.wiring(), o, context()).replications.size(), 3u);
 }
 
@@ -531,14 +535,8 @@ TEST(RefusalPairs, AResampledReplayIsNotExported) {
   RunOptions o;
   o.replications = 1;
   o.trace = true;
-  try {
-    run_scenario(t.replaying("two-replicas-poisson", "requests"), d.wiring(), o, context());
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("--trace-out: a resampled replay draws a new trace for each replication"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string why = refusal_of(t.replaying("two-replicas-poisson", "requests"), d, o);
+  EXPECT_NE(why.find("--trace-out: a resampled replay draws a new trace for each replication"), std::string::npos) << why;
   o.trace = false;
   EXPECT_EQ(run_scenario(t.replaying("two-replicas-poisson", "requests"), d.wiring(), o, context()).replications.size(), 1u);
 }
@@ -549,12 +547,8 @@ TEST(RefusalPairs, ASessionTraceIsResampledBySessions) {
   const ExportedTrace t("sessions", d);
   RunOptions o;
   o.replications = 2;
-  try {
-    run_scenario(t.replaying("sessions", "requests"), d.wiring(), o, context());
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("resample sessions"), std::string::npos) << e.what();
-  }
+  const std::string why = refusal_of(t.replaying("sessions", "requests"), d, o);
+  EXPECT_NE(why.find("resample sessions"), std::string::npos) << why;
   const RunOutput run = run_scenario(t.replaying("sessions", "sessions"), d.wiring(), o, context());
   ASSERT_EQ(run.replications.size(), 2u);
   EXPECT_GT(run.replications[0].generated, 0);
