@@ -53,7 +53,7 @@ std::vector<Placement> place_instances(std::int64_t nodes, std::int64_t gpus_per
           free + (total >= d.accelerators ? "; enough in total, but split across nodes" : "") +
           "); placement is first fit, largest instance first, within cluster.nodes x cluster.gpus_per_node");
     }
-    out[i] = Placement{node, used[static_cast<std::size_t>(node)], d.accelerators};
+    out[i] = Placement{node, used[static_cast<std::size_t>(node)]};
     used[static_cast<std::size_t>(node)] += d.accelerators;
   }
   return out;

@@ -33,7 +33,6 @@ struct InstanceDemand {
 struct Placement {
   std::int64_t node = 0;
   std::int64_t first_accelerator = 0;  // the lowest of the node-local indices it takes
-  std::int64_t accelerators = 1;
 };
 
 // One Placement per demand, in the demands' order. Throws std::invalid_argument when an instance cannot be

@@ -91,7 +91,7 @@ ReplicationOutput run_replication(const ScenarioFile& file, const Wiring& wiring
         need += demands.back().accelerators;
       }
       parts += (parts.empty() ? "" : ", ") + file.deployment.pools[p].name + ": " + std::to_string(replicas) + " x " +
-               (replicas > 0 ? std::to_string(demands.back().accelerators) : "0");
+               std::to_string(demands.back().accelerators);  // a pool has at least one replica (the schema's min)
     }
     if (need > have) {
       throw std::invalid_argument("pools: the instances occupy " + std::to_string(need) + " accelerators (" + parts +

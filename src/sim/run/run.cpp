@@ -295,10 +295,10 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
   // Replay of a recorded trace: no random input, one run, unless it is resampled (a trace drawn from it for
   // each replication, resample.h) (§8.5).
   std::optional<Trace> replay;
-  std::optional<std::string> resample;
+  std::optional<TraceResampler> resampler;
   if (sc.workload.replay) {
     const auto& rp = *sc.workload.replay;
-    resample = rp.resample;
+    const bool resample = rp.resample.has_value();
     const std::string path = (std::filesystem::path(file.directory) / rp.trace).string();
     replay = read_trace(path);
     if (rp.sha256 && *rp.sha256 != replay->sha256) {
@@ -311,10 +311,10 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
       throw std::invalid_argument("--trace-out: a resampled replay draws a new trace for each replication; export is "
                                   "not done for it (replay the trace itself, or export from a generated workload)");
     }
-    if (resample) (void)resample_trace(*replay, *resample, 0);  // refuses a trace the unit cannot be drawn from, once
+    if (resample) resampler.emplace(*replay, *rp.resample);  // refuses a trace its unit cannot be drawn from
   }
   // A replay that runs the recorded trace as it is: one run, no random input.
-  const bool fixed_replay = replay.has_value() && !resample;
+  const bool fixed_replay = replay.has_value() && !resampler;
   if (sc.workload.convert && (options.trace)) {
     throw std::invalid_argument("--trace-out: a converted workload is already a trace of its client's requests; export is not done for it yet");
   }
@@ -354,10 +354,11 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     conversion_warnings = convert_workload(*sc.workload.convert, file.directory, replication_seed(seed, 0)).warnings;
   }
   auto one = [&](std::int64_t index) {
-    std::optional<Trace> converted;
-    if (sc.workload.convert) converted = convert_workload(*sc.workload.convert, file.directory, replication_seed(seed, index)).trace;
-    if (resample) converted = resample_trace(*replay, *resample, replication_seed(seed, index));
-    const Trace* source = converted ? &*converted : replay ? &*replay : nullptr;
+    // The replication's own trace: a conversion of the client's file, or a draw from the recorded trace.
+    std::optional<Trace> drawn;
+    if (sc.workload.convert) drawn = convert_workload(*sc.workload.convert, file.directory, replication_seed(seed, index)).trace;
+    if (resampler) drawn = resampler->draw(replication_seed(seed, index));
+    const Trace* source = drawn ? &*drawn : replay ? &*replay : nullptr;
     ReplicationOutput rep = run_replication(file, wired, replication_seed(seed, index),
                                             options.trace && !replay ? &writer : nullptr, source);
     if (steady) {

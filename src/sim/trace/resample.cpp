@@ -13,12 +13,6 @@ namespace {
 
 const char* kField = "workload.replay.resample";
 
-struct Unit {
-  std::size_t root = 0;           // its first row
-  std::vector<std::size_t> rows;  // in recorded order, root first
-  std::int64_t gap_us = 0;        // an open root's gap since the client's previous open root
-};
-
 // For each row, the length of the longest prefix its prompt shares with a prompt of another unit: in the
 // prompts' lexicographic order the longest common prefix with any other prompt is with a neighbour, so the
 // nearest prompt of another unit on each side answers it.
@@ -57,7 +51,7 @@ std::vector<std::size_t> shared_with_other_units(const Trace& trace, const std::
 
 }  // namespace
 
-Trace resample_trace(const Trace& trace, const std::string& unit, std::uint64_t seed) {
+TraceResampler::TraceResampler(const Trace& trace, const std::string& unit) : trace_(trace) {
   if (unit != "requests" && unit != "sessions") {
     throw std::invalid_argument(std::string(kField) + ": '" + unit + "' is not requests or sessions");
   }
@@ -65,7 +59,6 @@ Trace resample_trace(const Trace& trace, const std::string& unit, std::uint64_t 
   // Each row's unit: its own (a root), or the unit of the row it waits for (written before it, read_trace).
   std::map<std::string, std::size_t> row_of;
   std::vector<std::size_t> unit_of(trace.rows.size());
-  std::vector<Unit> units;
   for (std::size_t k = 0; k < trace.rows.size(); ++k) {
     const TraceRow& r = trace.rows[k];
     row_of[r.request.id] = k;
@@ -81,59 +74,59 @@ Trace resample_trace(const Trace& trace, const std::string& unit, std::uint64_t 
                                     r.after + "', which no earlier row is");
       }
       unit_of[k] = unit_of[it->second];
-      units[unit_of[k]].rows.push_back(k);
+      units_[unit_of[k]].rows.push_back(k);
     } else {
-      unit_of[k] = units.size();
-      units.push_back(Unit{k, {k}, 0});
+      unit_of[k] = units_.size();
+      units_.push_back(Unit{k, {k}, 0});
     }
   }
   // Per client, its units in recorded order and the gaps between its open roots.
-  std::map<std::string, std::vector<std::size_t>> by_client;
-  for (std::size_t u = 0; u < units.size(); ++u) by_client[trace.rows[units[u].root].client].push_back(u);
-  for (auto& [client, list] : by_client) {
+  for (std::size_t u = 0; u < units_.size(); ++u) by_client_[trace.rows[units_[u].root].client].push_back(u);
+  for (const auto& [client, list] : by_client_) {
     std::int64_t previous = 0;
     for (const std::size_t u : list) {
-      const TraceRow& root = trace.rows[units[u].root];
+      const TraceRow& root = trace.rows[units_[u].root];
       if (root.cause != Cause::kOpen) continue;
-      units[u].gap_us = root.time_us - previous;
+      units_[u].gap_us = root.time_us - previous;
       previous = root.time_us;
     }
   }
-
   // A repeated copy's own tokens (past what its prompt shares with other units) are moved within the trace's
   // token range, so copies of one unit share what the unit shares with others and not each other's own part.
-  const std::vector<std::size_t> shared = shared_with_other_units(trace, unit_of);
-  std::int64_t low = 0, high = 0;
+  shared_ = shared_with_other_units(trace, unit_of);
+  std::int64_t high = 0;
   bool any = false;
   for (const TraceRow& r : trace.rows) {
     for (const std::int32_t t : r.request.prompt) {
-      low = any ? std::min<std::int64_t>(low, t) : t;
+      low_ = any ? std::min<std::int64_t>(low_, t) : t;
       high = any ? std::max<std::int64_t>(high, t) : t;
       any = true;
     }
   }
-  const std::int64_t range = high - low + 1;
+  range_ = high - low_ + 1;
+}
 
+Trace TraceResampler::draw(std::uint64_t seed) const {
   Trace out;
-  out.header = trace.header;
-  out.sha256 = trace.sha256;
+  out.header = trace_.header;
+  out.sha256 = trace_.sha256;
   const rng::Substreams streams(seed);
-  for (const auto& [client, list] : by_client) {
+  for (const auto& [client, list] : by_client_) {
     rng::Stream s = streams.stream("replay:" + client, "resample", 0);
     std::int64_t clock = 0;
     std::map<std::size_t, std::int64_t> drawn_before;  // unit -> copies drawn so far
     for (std::size_t k = 0; k < list.size(); ++k) {
       const std::size_t u = list[s.below(list.size())];
-      const Unit& drawn = units[u];
+      const Unit& drawn = units_[u];
       const std::int64_t repeat = drawn_before[u]++;
       const std::string suffix = "~" + std::to_string(k);
       for (const std::size_t row : drawn.rows) {
-        TraceRow r = trace.rows[row];
+        TraceRow r = trace_.rows[row];
         r.request.id += suffix;
         if (repeat > 0) {
-          for (std::size_t i = shared[row]; i < r.request.prompt.size(); ++i) {
+          for (std::size_t i = shared_[row]; i < r.request.prompt.size(); ++i) {
             const std::int64_t t = r.request.prompt[i];
-            r.request.prompt[i] = static_cast<std::int32_t>(low + (t - low + repeat) % range);
+            r.request.prompt[i] = static_cast<std::int32_t>(low_ + (t - low_ + repeat) % range_);
           }
         }
         if (r.cause == Cause::kAfter) r.after += suffix;
@@ -148,6 +141,10 @@ Trace resample_trace(const Trace& trace, const std::string& unit, std::uint64_t 
   }
   out.header.requests = units::Count{static_cast<std::int64_t>(out.rows.size())};
   return out;
+}
+
+Trace resample_trace(const Trace& trace, const std::string& unit, std::uint64_t seed) {
+  return TraceResampler(trace, unit).draw(seed);
 }
 
 }  // namespace blis::sim

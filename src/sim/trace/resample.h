@@ -24,15 +24,42 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "sim/trace/trace.h"
 
 namespace blis::sim {
 
-// The resampled trace for one replication; unit is "requests" or "sessions". Refuses (std::invalid_argument
-// naming workload.replay.resample, the row and the cause) a requests resample of a trace with waiting rows,
-// an unknown unit, and an empty trace.
+// What resampling needs of a trace, found once per run: its units, each client's units and open-root gaps,
+// each row's prefix shared with other units and the token range. draw() is const, so replications on several
+// threads draw from one TraceResampler.
+class TraceResampler {
+ public:
+  // unit is "requests" or "sessions". Refuses (std::invalid_argument naming workload.replay.resample, the row
+  // and the cause) a requests resample of a trace with waiting rows, an unknown unit, and an empty trace.
+  // Keeps a reference to `trace`, which must outlive it.
+  TraceResampler(const Trace& trace, const std::string& unit);
+
+  // The resampled trace for one replication's seed.
+  Trace draw(std::uint64_t seed) const;
+
+ private:
+  struct Unit {
+    std::size_t root = 0;           // its first row
+    std::vector<std::size_t> rows;  // in recorded order, root first
+    std::int64_t gap_us = 0;        // an open root's gap since the client's previous open root
+  };
+
+  const Trace& trace_;
+  std::vector<Unit> units_;
+  std::map<std::string, std::vector<std::size_t>> by_client_;  // each client's units in recorded order
+  std::vector<std::size_t> shared_;  // per row: the prefix its prompt shares with a prompt of another unit
+  std::int64_t low_ = 0, range_ = 1;  // the trace's token range [low_, low_ + range_)
+};
+
+// One draw: TraceResampler(trace, unit).draw(seed).
 Trace resample_trace(const Trace& trace, const std::string& unit, std::uint64_t seed);
 
 }  // namespace blis::sim
