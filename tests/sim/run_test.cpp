@@ -452,6 +452,37 @@ TEST(Placement, ARackChipsTrayIsTheNodeWhenTheScenarioLeavesItOpen) {
   }
 }
 
+// The Result records the placement when the cluster has more than one node: each instance's node, first
+// node-local accelerator and accelerator count, in build order. On one node it is absent.
+TEST(Placement, TheResultRecordsWhereEachInstanceRuns) {
+  Doubles d;
+  schema::Chip rack;
+  rack.name = "H100-SXM";
+  rack.rack.emplace();
+  rack.rack->gpus_per_tray.value = units::Count{1};
+  d.env.add_chip(rack);
+  ScenarioFile f = golden("preemption-timeouts");
+  ASSERT_EQ(f.deployment.pools.size(), 1u);
+  f.deployment.pools[0].replicas = units::Count{2};
+  RunOptions o;
+  o.replications = 2;
+  const RunOutput one = run_scenario(f, d.wiring(), o, context());
+  EXPECT_FALSE(one.result.placement.has_value());
+  f.scenario.cluster.nodes = units::Count{2};
+  f.scenario.cluster.gpus_per_node.reset();
+  const RunOutput two = run_scenario(f, d.wiring(), o, context());
+  ASSERT_TRUE(two.result.placement.has_value());
+  ASSERT_EQ(two.result.placement->size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto& p = (*two.result.placement)[k];
+    EXPECT_EQ(p.pool, f.deployment.pools[0].name);
+    EXPECT_EQ(p.instance, static_cast<std::int64_t>(k));
+    EXPECT_EQ(p.node, static_cast<std::int64_t>(k));
+    EXPECT_EQ(p.first_accelerator, 0);
+    EXPECT_EQ(p.accelerators.value(), 1);
+  }
+}
+
 // A run's exported trace, replayed with resampling (resample.h): every replication draws its own trace from
 // the recorded one, so replications differ, while the same seed gives the same bytes.
 struct ExportedTrace {

@@ -451,6 +451,21 @@ RunOutput run_scenario(const ScenarioFile& file, const Wiring& wiring, const Run
     r.settings.push_back(std::move(s));
   }
 
+  // Placement (placement.h): the same in every replication, which builds the same cluster; recorded when the
+  // cluster has more than one node (on one node every instance is on node 0).
+  if (sc.cluster.nodes.value() > 1 && !out.replications.empty()) {
+    r.placement.emplace();
+    for (const auto& in : out.replications.front().instances) {
+      schema::ResultPlacement p;
+      p.pool = in.pool;
+      p.instance = in.instance;
+      p.node = in.node;
+      p.first_accelerator = in.first_accelerator;
+      p.accelerators = units::Count{in.gpus};
+      r.placement->push_back(std::move(p));
+    }
+  }
+
   // Fates, summed; the generator's own count must equal their sum (DEV-9).
   std::map<std::string, std::int64_t> dropped;
   std::int64_t generated = 0, completed = 0, timed_out = 0, in_flight = 0, queued = 0, not_started = 0, fated = 0;
