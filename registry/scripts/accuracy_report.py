@@ -57,13 +57,15 @@ def method_of(e: dict) -> str:
 
 
 class Pricer:
-    """Prices a table's rows with given efficiency entries (curves or scalars) and a latency."""
+    """Prices a table's rows with given efficiency entries (curves or scalars) and a latency (an entry, whose
+    curve is read at the row where it has one, or a number)."""
 
     def __init__(self, rates: ff.Rates):
         self.rates = rates
 
-    def time(self, t: aicdata.Table, r: aicdata.Row, eff, latency: float) -> float:
+    def time(self, t: aicdata.Table, r: aicdata.Row, eff, latency) -> float:
         e = forms.coefficient(eff, r.inputs) if isinstance(eff, dict) else float(eff)
+        latency = forms.coefficient(latency, r.inputs) if isinstance(latency, dict) else float(latency)
         if ff.is_link(t.family):
             return forms.link_time(t.family, r.inputs, self.rates.link(t.family, t.chip), e, latency)
         return forms.compute_time(t.family, r.inputs, r.formats, self.rates.compute(t.family, t.chip, t.dtype),
@@ -117,7 +119,7 @@ def build(root: str, data: str) -> str:
         if e is None:
             continue
         lat_e = fitted_for(entries, t, "latency")
-        lat = float(lat_e["value"]) if lat_e else 0.0
+        lat = lat_e if lat_e else 0.0
         if "curve" in e and max(e["curve"]["values"]) > 1.0:
             over.append((t, max(e["curve"]["values"])))
         # the leave-one-chip-out estimates
@@ -134,7 +136,7 @@ def build(root: str, data: str) -> str:
             rows = [r for r in t.rows if units.role(r.unit) == role]
             n_units = len({r.unit for r in rows})
             m = errors(pricer, t, rows, e, lat)
-            trans = errors(pricer, t, rows, tr, float(tr_lat["value"]) if tr_lat else 0.0) if tr else None
+            trans = errors(pricer, t, rows, tr, tr_lat if tr_lat else 0.0) if tr else None
             roof = errors(pricer, t, rows, roof_eff, roof_lat) if roof_eff is not None else None
             assumed = errors(pricer, t, rows, 1.0, 0.0)
             rows_out[role].append((t, method_of(e), n_units, len(rows), m, src_chip if tr else None, trans, roof, assumed))

@@ -53,7 +53,8 @@ def price(root, entries, p) -> tuple[float, list[str]]:
     if ff.is_link(fam):
         eff = answer(entries, fam, "link_efficiency", chip, h, None)
         lat = answer(entries, fam, "latency", chip, h, None)
-        s = forms.link_time(fam, p["inputs"], rates.link(fam, chip), forms.coefficient(eff, p["inputs"]), float(lat["value"]))
+        s = forms.link_time(fam, p["inputs"], rates.link(fam, chip), forms.coefficient(eff, p["inputs"]),
+                            forms.coefficient(lat, p["inputs"]))
         used = [eff, lat]
     else:
         ce = answer(entries, fam, "compute_efficiency", chip, h, p["dtype"])
@@ -61,7 +62,7 @@ def price(root, entries, p) -> tuple[float, list[str]]:
         lat = answer(entries, fam, "latency", chip, h, p["dtype"])
         s = forms.compute_time(fam, p["inputs"], p["formats"], rates.compute(fam, chip, p["dtype"]), rates.memory(fam, chip),
                                forms.coefficient(ce, p["inputs"]), forms.coefficient(me, p["inputs"]),
-                               latency=float(lat["value"]))
+                               latency=forms.coefficient(lat, p["inputs"]))
         used = [ce, me, lat]
     return s, [f"{e['_set']}:{e['name']}:{next(iter(e['method']))}" for e in used]
 

@@ -1,12 +1,15 @@
-"""Fitting an efficiency curve (and, for collectives, a latency) to measured times: pure Python.
+"""Fitting an efficiency curve and a latency to measured times: pure Python.
 
 The model of one measured time t_i at input point x_i (forms.py):
-    pred_i = L + T_i / E(x_i),   E(x) = the curve (multilinear over grid values e_j) at x
-T_i is the roofline time (compute and memory families, L = 0) or the bus bytes over the link rate
-(collectives). The values are fitted by least squares in log space, sum_i (log pred_i - log t_i)^2, over
-the fit units' rows, by Gauss-Newton in u_j = log e_j (so every e_j > 0), each step projected onto
-u_j <= 0 (no efficiency above the chip's peak, SUB-5), with a smoothness penalty
-MU * sum (u_a - u_b)^2 over grid neighbours that only fixes grid points the data leave open.
+    pred_i = L(x_i) + T_i / E(x_i),   E(x) = the curve (multilinear over grid values e_j) at x,
+    L(x) = sum_k w_ik l_k             (the latency: nonnegative terms l_k with fixed weights per row)
+T_i is the roofline time (compute and memory families) or the bus bytes over the link rate
+(collectives). The latency has one term (w = 1: a fixed time per call) unless the caller gives each row
+its weights: collectives use two, L = a + b (n - 1) over the group size n (fitfamily.py). The values are
+fitted by least squares in log space, sum_i (log pred_i - log t_i)^2, over the fit units' rows, by
+Gauss-Newton in u_j = log e_j (so every e_j > 0) and in log l_k, each step projected onto u_j <= 0 (no
+efficiency above the chip's peak, SUB-5), with a smoothness penalty MU * sum (u_a - u_b)^2 over grid
+neighbours that only fixes grid points the data leave open.
 
 Bootstrap (VAL-10): resample whole fit units with replacement; each resample takes one Gauss-Newton step
 from the full fit using the units' own normal-equation contributions (the linearised bootstrap), and the
@@ -67,15 +70,17 @@ def axis(name: str, lo: float, hi: float, step: float) -> dict:
 
 
 class Obs:
-    """One row: its interpolation corners, its T and its measured time."""
-    __slots__ = ("corners", "T", "t", "unit")
+    """One row: its interpolation corners, its T, its measured time, its unit and its latency weights
+    [(term, weight)] (default: the one term, weight 1)."""
+    __slots__ = ("corners", "T", "t", "unit", "lcorners")
 
-    def __init__(self, corners, T, t, unit):
+    def __init__(self, corners, T, t, unit, lcorners=None):
         self.corners, self.T, self.t, self.unit = corners, T, t, unit
+        self.lcorners = lcorners if lcorners is not None else [(0, 1.0)]
 
 
 class Fit:
-    def __init__(self, grid: Grid, u: list[float], logL: float | None):
+    def __init__(self, grid: Grid, u: list[float], logL: list[float] | None):
         self.grid, self.u, self.logL = grid, u, logL
 
     @property
@@ -84,31 +89,40 @@ class Fit:
 
     @property
     def latency(self) -> float:
-        return math.exp(self.logL) if self.logL is not None else 0.0
+        """The first latency term (the whole latency when there is one term)."""
+        return math.exp(self.logL[0]) if self.logL is not None else 0.0
+
+    @property
+    def latency_terms(self) -> list[float]:
+        return [math.exp(x) for x in self.logL] if self.logL is not None else []
+
+    def latency_at(self, lcorners) -> float:
+        return sum(w * math.exp(self.logL[k]) for k, w in lcorners) if self.logL is not None else 0.0
 
     def curve(self) -> dict:
         return {"axes": self.grid.axes, "values": self.values}
 
-    def predict(self, corners, T) -> float:
+    def predict(self, corners, T, lcorners=((0, 1.0),)) -> float:
         vals = self.values
         E = sum(w * vals[j] for j, w in corners)
-        return self.latency + T / E
+        return self.latency_at(lcorners) + T / E
 
 
-def _terms(o: Obs, u: list[float], logL: float | None):
-    """(residual, gradient entries [(param, d r / d param)]) of one row; the latency is param -1."""
+def _terms(o: Obs, u: list[float], logL: list[float] | None):
+    """(residual, gradient entries [(param, d r / d param)]) of one row; latency term k is param -1 - k."""
     E = 0.0
     parts = []
     for j, w in o.corners:
         ej = math.exp(u[j])
         E += w * ej
         parts.append((j, w * ej))
-    L = math.exp(logL) if logL is not None else 0.0
+    Ls = [(k, w * math.exp(logL[k])) for k, w in o.lcorners] if logL is not None else []
+    L = sum(v for _, v in Ls)
     pred = L + o.T / E
     r = math.log(pred) - math.log(o.t)
     g = [(j, -(o.T / (E * E)) * we / pred) for j, we in parts]
-    if logL is not None:
-        g.append((-1, L / pred))
+    for k, v in Ls:
+        g.append((-1 - k, v / pred))
     return r, g
 
 
@@ -191,13 +205,16 @@ def _objective(obs, grid, u, logL, mu):
     return ss
 
 
-def fit(grid: Grid, obs: list[Obs], latency: bool, mu: float = MU) -> Fit:
+def fit(grid: Grid, obs: list[Obs], latency: int, mu: float = MU) -> Fit:
+    """latency: the number of latency terms (0: none; 1: a fixed time per call; more: the rows' weights
+    name them)."""
     if not obs:
         raise ValueError("no observations to fit")
     ratios = sorted(o.T / o.t for o in obs)
     u = [min(math.log(ratios[len(ratios) // 2]), 0.0)] * grid.size
-    logL = math.log(min(o.t for o in obs) * 0.5) if latency else None
-    params = list(range(grid.size)) + ([-1] if latency else [])
+    nl_ = int(latency)
+    logL = [math.log(min(o.t for o in obs) * 0.5)] * nl_ if latency else None
+    params = list(range(grid.size)) + [-1 - k for k in range(nl_)]
     damping = 1e-3
     cur = _objective(obs, grid, u, logL, mu)
     for _ in range(GN_STEPS):
@@ -206,7 +223,7 @@ def fit(grid: Grid, obs: list[Obs], latency: bool, mu: float = MU) -> Fit:
         while True:
             step = _solve(H, g, params, damping)
             nu = [min(u[j] + step[j], 0.0) for j in range(grid.size)]  # e_j <= 1 (SUB-5), by projection
-            nl = logL + step[-1] if latency else None
+            nl = [logL[k] + step[-1 - k] for k in range(nl_)] if latency else None
             new = _objective(obs, grid, nu, nl, mu)
             if new <= cur or damping > 1e6:
                 break
@@ -232,7 +249,8 @@ def bootstrap(f: Fit, obs: list[Obs], report, seed_text: str, mu: float = MU, re
         H, g, _ = _accumulate(by_unit[n], f.u, f.logL)
         contrib[n] = (H, g)
     latency = f.logL is not None
-    params = list(range(f.grid.size)) + ([-1] if latency else [])
+    nl_ = len(f.logL) if latency else 0
+    params = list(range(f.grid.size)) + [-1 - k for k in range(nl_)]
     rng = random.Random(int.from_bytes(hashlib.sha256(seed_text.encode("utf-8")).digest()[:8], "big"))
     samples = []
     for _ in range(resamples):
@@ -251,7 +269,7 @@ def bootstrap(f: Fit, obs: list[Obs], report, seed_text: str, mu: float = MU, re
         _penalty(f.grid, f.u, H, g, mu)
         step = _solve(H, g, params, 1e-9)
         nu = [min(f.u[j] + step[j], 0.0) for j in range(f.grid.size)]
-        nl = f.logL + step[-1] if latency else None
+        nl = [f.logL[k] + step[-1 - k] for k in range(nl_)] if latency else None
         samples.append(report(Fit(f.grid, nu, nl)))
     samples.sort()
     lo = samples[int(math.floor(0.025 * (len(samples) - 1)))]

@@ -106,7 +106,6 @@ def fit_table(t: aicdata.Table, rates: Rates, families: dict) -> Result | None:
     if not roles["fit"]:
         return None
     names, candidates = AXES[axes_key(t.family)]
-    latency = True  # every fitted family has a fixed per-call time (forms.py)
     T = {id(r): T_of(t.family, r, t.chip, t.dtype, rates) for r in t.rows}
     # A row faster than the roofline allows (the family's FLOP and byte formulas at the chip's peaks) is
     # beyond physics for this pricing form (SUB-5): it is left out of the fit and counted in the note.
@@ -114,14 +113,20 @@ def fit_table(t: aicdata.Table, rates: Rates, families: dict) -> Result | None:
     beyond = len(roles["fit"]) - len(fit_rows)
     if not fit_rows:
         return None
+    # Every fitted family has a fixed time per call (forms.py). A collective's grows with its group: the
+    # fit units' group sizes are whole sweeps, so it is fitted as a + b (n - 1) when they hold two sizes or
+    # more (one fixed latency for every group size was 28% off on the 2-rank sweeps it was fitted to).
+    lat = latency_model(t, fit_rows)
     best = None
     for steps in candidates:
         axes = [fitcurve.axis(n, min(r.inputs[n] for r in fit_rows), max(r.inputs[n] for r in fit_rows), s)
                 for n, s in zip(names, steps)]
         grid = fitcurve.Grid(axes)
-        obs = [fitcurve.Obs(forms.corners(axes, r.inputs), T[id(r)], r.seconds, r.unit) for r in fit_rows]
-        f = fitcurve.fit(grid, obs, latency)
-        sel = [fitcurve.ape(f.predict(forms.corners(axes, r.inputs), T[id(r)]), r.seconds) for r in roles["select"]]
+        obs = [fitcurve.Obs(forms.corners(axes, r.inputs), T[id(r)], r.seconds, r.unit, lat.weights(r.inputs))
+               for r in fit_rows]
+        f = fitcurve.fit(grid, obs, lat.terms)
+        sel = [fitcurve.ape(f.predict(forms.corners(axes, r.inputs), T[id(r)], lat.weights(r.inputs)), r.seconds)
+               for r in roles["select"]]
         score = fitcurve.median(sel) if sel else float("inf")
         if best is None or score < best[0]:
             best = (score, steps, f, obs)
@@ -137,10 +142,9 @@ def fit_table(t: aicdata.Table, rates: Rates, families: dict) -> Result | None:
     value = forms.curve_value(f.curve(), point)
     seed = f"{t.identity_text()}:{t.family}"
     lo, hi, _ = fitcurve.bootstrap(f, obs, lambda g: forms.curve_value(g.curve(), point), seed)
-    lat_iv = None
-    if latency:
-        llo, lhi, _ = fitcurve.bootstrap(f, obs, lambda g: g.latency, seed + ":latency")
-        lat_iv = (min(llo, f.latency), max(lhi, f.latency))
+    lat_value = f.latency_at(lat.weights(point))
+    llo, lhi, _ = fitcurve.bootstrap(f, obs, lambda g: g.latency_at(lat.weights(point)), seed + ":latency")
+    lat_iv = (min(llo, lat_value), max(lhi, lat_value))
     rng = {}
     for n in fam_inputs:
         vals = [r.inputs[n] for r in fit_rows if n in r.inputs]
@@ -154,8 +158,44 @@ def fit_table(t: aicdata.Table, rates: Rates, families: dict) -> Result | None:
              f"(efficiency above 1 at the chip's datasheet peaks: the table's kernel does less work than the "
              f"family's formulas count) and were left out of the fit; the accuracy report still prices them."
              if beyond else "")
-    return Result(t, f, point, value, (min(lo, value), max(hi, value)), lat_iv, rng, fit_units,
-                  score, chosen, extra)
+    res = Result(t, f, point, value, (min(lo, value), max(hi, value)), lat_iv, rng, fit_units,
+                 score, chosen, extra)
+    res.latency_value, res.latency_curve = lat_value, lat.curve(f)
+    return res
+
+
+class LatencyModel:
+    """The latency's terms and each row's weights (fitcurve.Obs): one fixed time per call, or, for a
+    collective fitted on two group sizes or more, a + b (n - 1). The second is written as a curve over
+    group_size (linear scale; a line is exact between two points) from the smallest fitted group size to
+    the largest the table's sweeps hold: beyond the fitted sizes the line is extrapolated, and a lookup
+    there is flagged so by the entry's input range (VAL-10)."""
+
+    def __init__(self, per_peer: bool, lo: float = 0.0, hi: float = 0.0):
+        self.per_peer, self.lo, self.hi = per_peer, lo, hi
+        self.terms = 2 if per_peer else 1
+
+    def weights(self, inputs: dict) -> list[tuple[int, float]]:
+        if not self.per_peer:
+            return [(0, 1.0)]
+        return [(0, 1.0), (1, float(inputs["group_size"]) - 1.0)]
+
+    def curve(self, f: fitcurve.Fit) -> dict | None:
+        if not self.per_peer:
+            return None
+        pts = [self.lo, self.hi]
+        return {"axes": [{"input": "group_size", "scale": "linear", "points": pts}],
+                "values": [f.latency_at(self.weights({"group_size": p})) for p in pts]}
+
+
+def latency_model(t: aicdata.Table, fit_rows) -> LatencyModel:
+    if not is_link(t.family) or t.family == "p2p.send_recv":
+        return LatencyModel(False)
+    fitted = sorted({float(r.inputs["group_size"]) for r in fit_rows})
+    if len(fitted) < 2:
+        return LatencyModel(False)
+    swept = max(float(r.inputs["group_size"]) for r in t.rows)
+    return LatencyModel(True, fitted[0], max(fitted[-1], swept))
 
 
 def cite_units(fit_units: list[str], all_units: set[str]) -> list[str]:
@@ -213,7 +253,10 @@ def measured_entries(res: Result) -> list[dict]:
     scope = measured_scope(t)
     curve = {"axes": [dict(a, points=[_round(p) for p in a["points"]]) for a in res.fit.grid.axes],
              "values": [_round(v) for v in res.fit.values]}
-    what = ("link efficiency: t = latency + bus_bytes / (link_rate x curve)" if is_link(t.family) else
+    what = ("link efficiency: t = latency + bus_bytes / (link_rate x curve)"
+            + ("; latency = a + b (group_size - 1), written as a curve over group_size from the smallest fitted "
+               "group size to the largest the table sweeps" if res.latency_curve is not None else "")
+            if is_link(t.family) else
             "t = latency + t_roofline(x) / e(x), one curve e(x) written as both compute_efficiency and "
             "memory_efficiency (a kernel time cannot separate them)")
     note = (f"Fitted to table {t.aic_chip}:{t.table} ({TABLE_SOURCE}): kernel {t.library}/{t.variant}, data format {t.fmt}. "
@@ -236,11 +279,15 @@ def measured_entries(res: Result) -> list[dict]:
         e = {"name": f"{t.family}.{coef}", "scope": scope, "unit": "ratio", "boundary": BOUNDARY,
              "method": {t.method: fit_src}, "note": note}
         if coef == "latency":
-            lat = _round(res.fit.latency)
+            lat = _round(res.latency_value)
             lo, hi = res.latency_interval
             e.update(value=lat, unit="seconds",
                      method={t.method: dict(fit_src, interval_95={"low": min(_round(lo), lat), "high": max(_round(hi), lat),
                                                                   "how": "bootstrap"})})
+            if res.latency_curve is not None:
+                lc = res.latency_curve
+                e["curve"] = {"axes": [dict(a, points=[_round(p) for p in a["points"]]) for a in lc["axes"]],
+                              "values": [_round(v) for v in lc["values"]]}
         else:
             e.update(value=value, curve=curve)
         out.append(e)

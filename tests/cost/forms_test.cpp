@@ -207,4 +207,20 @@ TEST_F(Forms, RefusalsNameFieldValueAndCause) {
   EXPECT_DOUBLE_EQ(p(c).seconds.value(), 64.0 * 128256 * 4 / kH100Bw);
 }
 
+// The fitted registry (measured and transferred sets): a collective's fixed time grows with its group
+// (registry/scripts/fitfamily.py LatencyModel, a + b (n - 1)). nccl-tests measured a 512-byte all-reduce at
+// 6.2 us on two H100s and 15.6 us on eight; one fixed time for every group size gave both 10.3 us.
+TEST(FittedCollectives, LatencyGrowsWithTheGroup) {
+  const blis::data::DataSet data = load_data();
+  const Coefficients fitted = coefficients(data);
+  PrimitiveCall c = representative_call("collective.all_reduce", "H100-SXM", "bf16", std::string("node"));
+  c.inputs["bytes"] = 512;
+  c.inputs["group_size"] = 2;
+  const double two = price(fitted, c).seconds.value();
+  c.inputs["group_size"] = 8;
+  const double eight = price(fitted, c).seconds.value();
+  EXPECT_NEAR(two, 6.2e-6, 0.2 * 6.2e-6);
+  EXPECT_NEAR(eight, 15.6e-6, 0.2 * 15.6e-6);
+}
+
 }  // namespace

@@ -124,6 +124,52 @@ class Forms(unittest.TestCase):
                          1.0 + 2 * 3 / 4 * 800 / 50.0)
 
 
+class CollectiveLatency(unittest.TestCase):
+    """A collective's fixed time grows with its group (nccl-tests: about 6, 9.5 and 16 us for an all-reduce
+    of 2, 4 and 8 H200s); one latency for every group size cannot fit the small messages of all three."""
+
+    @staticmethod
+    def rows():
+        axes = [fitcurve.axis("bytes", 512, 2 ** 28, 2)]
+        lat = ff.LatencyModel(True, 2.0, 8.0)
+        obs = []
+        for n in (2, 4, 8):
+            for k in range(9, 29):
+                s = 2 ** k
+                T = 2.0 * (n - 1) / n * s / 450e9
+                t = 4e-6 + 1.5e-6 * (n - 1) + T / 0.8
+                obs.append(fitcurve.Obs(forms.corners(axes, {"bytes": s}), T, t, f"u{n}", lat.weights({"group_size": n})))
+        return axes, lat, obs
+
+    def test_a_line_in_the_group_size_is_recovered(self):
+        axes, lat, obs = self.rows()
+        f = fitcurve.fit(fitcurve.Grid(axes), obs, lat.terms)
+        a, b = f.latency_terms
+        self.assertAlmostEqual(a / 4e-6, 1.0, delta=0.02)
+        self.assertAlmostEqual(b / 1.5e-6, 1.0, delta=0.02)
+        c = lat.curve(f)
+        self.assertEqual(c["axes"], [{"input": "group_size", "scale": "linear", "points": [2.0, 8.0]}])
+        # Read back as the cost model reads a curve: the line at every group size between the points.
+        self.assertAlmostEqual(forms.curve_value(c, {"group_size": 4}) / (4e-6 + 3 * 1.5e-6), 1.0, delta=0.02)
+        worst = max(fitcurve.ape(f.predict(o.corners, o.T, o.lcorners), o.t) for o in obs)
+        self.assertLess(worst, 0.02)
+
+    def test_one_latency_for_every_group_misses_the_small_messages(self):
+        axes, lat, obs = self.rows()
+        one = [fitcurve.Obs(o.corners, o.T, o.t, o.unit) for o in obs]
+        f = fitcurve.fit(fitcurve.Grid(axes), one, 1)
+        worst = max(fitcurve.ape(f.predict(o.corners, o.T), o.t) for o in one)
+        self.assertGreater(worst, 0.2)
+
+    def test_a_single_fitted_group_size_keeps_one_latency(self):
+        t = next(t for t in aicdata.load(SMALL) if t.family == "collective.all_reduce")
+        rows = [r for r in t.rows if r.inputs["group_size"] == 2]
+        self.assertFalse(ff.latency_model(t, rows).per_peer)
+        m = ff.latency_model(t, t.rows)
+        self.assertTrue(m.per_peer)
+        self.assertEqual((m.lo, m.hi), (2.0, 8.0))
+
+
 class Pipeline(unittest.TestCase):
     """write_measured.py on the fixture: splits, intervals, ranges, and the fit beats the floor on held units."""
 
@@ -183,16 +229,25 @@ class Pipeline(unittest.TestCase):
                 out = []
                 for r in held:
                     x = forms.coefficient(e, r.inputs) if isinstance(e, dict) else e
+                    lt = forms.coefficient(latency, r.inputs) if isinstance(latency, dict) else latency
                     if ff.is_link(t.family):
-                        p = forms.link_time(t.family, r.inputs, rates.link(t.family, t.chip), x, latency)
+                        p = forms.link_time(t.family, r.inputs, rates.link(t.family, t.chip), x, lt)
                     else:
                         p = forms.compute_time(t.family, r.inputs, r.formats, rates.compute(t.family, t.chip, t.dtype),
-                                               rates.memory(t.family, t.chip), x, x, latency=latency)
+                                               rates.memory(t.family, t.chip), x, x, latency=lt)
                     out.append(fitcurve.ape(p, r.seconds))
                 return fitcurve.median(out)
-            fitted = err(eff, float(lat[0]["value"]) if lat else 0.0)
+            fitted = err(eff, lat[0] if lat else 0.0)
             floor = err(1.0, 0.0)
             self.assertLess(fitted, floor, t.path)
+
+    def test_collective_latencies_grow_with_the_group(self):
+        lats = [e for e in self.entries("measured") if e["name"].startswith("collective.") and e["name"].endswith(".latency")]
+        self.assertTrue(lats)
+        for e in lats:
+            c = e["curve"]
+            self.assertEqual([a["input"] for a in c["axes"]], ["group_size"], e["scope"])
+            self.assertLess(c["values"][0], c["values"][-1], e["scope"])
 
     def test_transfers_leave_kernel_out_and_name_their_source(self):
         measured = {(e["name"], json.dumps(e["scope"], sort_keys=True)) for e in self.entries("measured")}
