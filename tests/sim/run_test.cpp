@@ -420,16 +420,22 @@ TEST(RefusalPairs, InstancesOnSeveralNodesNeedTheNodeSize) {
   for (const InstanceInfo& in : out.instances) EXPECT_EQ(in.node, 0) << in.pool << "/" << in.instance;
 }
 
-// A rack-scale chip fixes the node (its tray): unstated, the tray's size is each node's, and the engines are
-// told it. Two nodes of one accelerator each hold two single-accelerator instances, one on each; a third is
-// refused by the cluster's size.
-TEST(Placement, ARackChipsTrayIsTheNodeWhenTheScenarioLeavesItOpen) {
-  Doubles d;
+// A rack-scale H100 whose tray holds one accelerator (so each node is one accelerator), for the placement
+// tests below.
+void add_one_accelerator_tray(Doubles& d) {
   schema::Chip rack;
   rack.name = "H100-SXM";
   rack.rack.emplace();
   rack.rack->gpus_per_tray.value = units::Count{1};
   d.env.add_chip(rack);
+}
+
+// A rack-scale chip fixes the node (its tray): unstated, the tray's size is each node's, and the engines are
+// told it. Two nodes of one accelerator each hold two single-accelerator instances, one on each; a third is
+// refused by the cluster's size.
+TEST(Placement, ARackChipsTrayIsTheNodeWhenTheScenarioLeavesItOpen) {
+  Doubles d;
+  add_one_accelerator_tray(d);
   ScenarioFile f = golden("preemption-timeouts");
   ASSERT_EQ(f.deployment.pools.size(), 1u);
   f.scenario.cluster.nodes = units::Count{2};
@@ -456,11 +462,7 @@ TEST(Placement, ARackChipsTrayIsTheNodeWhenTheScenarioLeavesItOpen) {
 // node-local accelerator and accelerator count, in build order. On one node it is absent.
 TEST(Placement, TheResultRecordsWhereEachInstanceRuns) {
   Doubles d;
-  schema::Chip rack;
-  rack.name = "H100-SXM";
-  rack.rack.emplace();
-  rack.rack->gpus_per_tray.value = units::Count{1};
-  d.env.add_chip(rack);
+  add_one_accelerator_tray(d);
   ScenarioFile f = golden("preemption-timeouts");
   ASSERT_EQ(f.deployment.pools.size(), 1u);
   f.deployment.pools[0].replicas = units::Count{2};
