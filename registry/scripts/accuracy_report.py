@@ -64,8 +64,8 @@ class Pricer:
         self.rates = rates
 
     def time(self, t: aicdata.Table, r: aicdata.Row, eff, latency) -> float:
-        e = forms.coefficient(eff, r.inputs) if isinstance(eff, dict) else float(eff)
-        latency = forms.coefficient(latency, r.inputs) if isinstance(latency, dict) else float(latency)
+        e = forms.coefficient(eff, r.inputs)
+        latency = forms.coefficient(latency, r.inputs)
         if ff.is_link(t.family):
             return forms.link_time(t.family, r.inputs, self.rates.link(t.family, t.chip), e, latency)
         return forms.compute_time(t.family, r.inputs, r.formats, self.rates.compute(t.family, t.chip, t.dtype),

@@ -88,11 +88,6 @@ class Fit:
         return [math.exp(x) for x in self.u]
 
     @property
-    def latency(self) -> float:
-        """The first latency term (the whole latency when there is one term)."""
-        return math.exp(self.logL[0]) if self.logL is not None else 0.0
-
-    @property
     def latency_terms(self) -> list[float]:
         return [math.exp(x) for x in self.logL] if self.logL is not None else []
 

@@ -85,10 +85,11 @@ def T_of(family: str, row, chip: str, dtype: str, rates: Rates) -> float:
 # --- fitting one table --------------------------------------------------------------------------------
 
 class Result:
-    def __init__(self, table, fit, median_point, value, interval, latency_interval, input_range, fit_units,
-                 select_ape, chosen, note_extra):
+    def __init__(self, table, fit, median_point, value, interval, latency_value, latency_interval, latency_curve,
+                 input_range, fit_units, select_ape, chosen, note_extra):
         self.table, self.fit, self.median_point, self.value = table, fit, median_point, value
-        self.interval, self.latency_interval = interval, latency_interval
+        self.interval = interval
+        self.latency_value, self.latency_interval, self.latency_curve = latency_value, latency_interval, latency_curve
         self.input_range, self.fit_units, self.select_ape, self.chosen = input_range, fit_units, select_ape, chosen
         self.note_extra = note_extra
         self.cited_units = fit_units
@@ -158,10 +159,8 @@ def fit_table(t: aicdata.Table, rates: Rates, families: dict) -> Result | None:
              f"(efficiency above 1 at the chip's datasheet peaks: the table's kernel does less work than the "
              f"family's formulas count) and were left out of the fit; the accuracy report still prices them."
              if beyond else "")
-    res = Result(t, f, point, value, (min(lo, value), max(hi, value)), lat_iv, rng, fit_units,
-                 score, chosen, extra)
-    res.latency_value, res.latency_curve = lat_value, lat.curve(f)
-    return res
+    return Result(t, f, point, value, (min(lo, value), max(hi, value)), lat_value, lat_iv, lat.curve(f), rng,
+                  fit_units, score, chosen, extra)
 
 
 class LatencyModel:

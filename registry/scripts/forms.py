@@ -165,8 +165,11 @@ def curve_value(curve: dict, point: dict) -> float:
     return sum(w * vals[i] for i, w in corners(curve["axes"], point))
 
 
-def coefficient(entry: dict, point: dict) -> float:
-    """An entry's coefficient at a point: its curve there, or its scalar value."""
+def coefficient(entry, point: dict) -> float:
+    """An entry's coefficient at a point: its curve there, or its scalar value; a plain number (a fixed
+    coefficient, such as the floor's efficiency 1 or latency 0) is itself."""
+    if not isinstance(entry, dict):
+        return float(entry)
     if entry.get("curve"):
         return curve_value(entry["curve"], point)
     return float(entry["value"])

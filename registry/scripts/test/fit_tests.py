@@ -113,6 +113,10 @@ class Forms(unittest.TestCase):
         with self.assertRaisesRegex(forms.FormError, "negative, and a log2 axis reads it"):
             forms.curve_value(c, {"m": -1, "k": 10})
 
+    def test_a_plain_number_is_a_fixed_coefficient(self):
+        self.assertEqual(forms.coefficient(0.5, {"m": 8}), 0.5)
+        self.assertEqual(forms.coefficient({"value": 0.25}, {"m": 8}), 0.25)
+
     def test_gemm_and_collective_times(self):
         fm = {"act": "bf16", "w": "bf16", "out": "bf16"}
         f, b = forms.flops_bytes("gemm", {"m": 2, "n": 3, "k": 4}, fm)
@@ -228,8 +232,8 @@ class Pipeline(unittest.TestCase):
             def err(e, latency):
                 out = []
                 for r in held:
-                    x = forms.coefficient(e, r.inputs) if isinstance(e, dict) else e
-                    lt = forms.coefficient(latency, r.inputs) if isinstance(latency, dict) else latency
+                    x = forms.coefficient(e, r.inputs)
+                    lt = forms.coefficient(latency, r.inputs)
                     if ff.is_link(t.family):
                         p = forms.link_time(t.family, r.inputs, rates.link(t.family, t.chip), x, lt)
                     else:
